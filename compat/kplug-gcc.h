@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one place that includes GCC's plugin headers and hides the
+ * differences between the GCC versions kplug supports (11 and 12).
+ * Every "#if GCC_VERSION" of the project lives in compat/.
+ */
+#ifndef KPLUG_GCC_H
+#define KPLUG_GCC_H
+
+#include "gcc-plugin.h"
+#include "context.h"
+#include "config.h"
+#include "system.h"
+#include "coretypes.h"
+#include "backend.h"
+#include "tree.h"
+#include "gimple.h"
+#include "basic-block.h"
+#include "options.h"
+#include "flags.h"
+#include "memmodel.h"
+#include "tm_p.h"
+#include "stmt.h"
+#include "diagnostic.h"
+#include "intl.h"
+#include "gimple-iterator.h"
+#include "gimple-builder.h"
+#include "gimplify.h"
+#include "tree-cfg.h"
+#include "tree-pass.h"
+#include "tree-iterator.h"
+#include "fold-const.h"
+#include "stringpool.h"
+#include "stor-layout.h"
+#include "attribs.h"
+#include "output.h"
+#include "cgraph.h"
+#include "varasm.h"
+#include "asan.h"
+#include "ggc.h"
+#include "opts.h"
+#include "toplev.h"
+#include "langhooks.h"
+
+#if BUILDING_GCC_VERSION < 1100
+#error "kplug supports GCC 11 and later"
+#endif
+
+/*
+ * GCC 12 added __attribute__((no_sanitize_coverage)); GCC 11 warns that it
+ * ignores it and never records it, so the lookup is simply empty there.
+ */
+static inline bool kplug_fn_no_sanitize_coverage(tree fndecl)
+{
+	return lookup_attribute("no_sanitize_coverage",
+				DECL_ATTRIBUTES(fndecl)) != NULL_TREE;
+}
+
+#endif

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The sub-pass descriptor: everything kplug.c needs to know about a pass.
+ * Each file in passes/ defines exactly one "const struct kplug_pass".
+ */
+#ifndef KPLUG_H
+#define KPLUG_H
+
+#include "compat/kplug-gcc.h"
+#include "config/kplug-config.h"
+
+#define KPLUG_VERSION	"0.1.0"
+
+/* What a pass's setup() gets to read its options and register itself. */
+struct kplug_ctx {
+	const struct kplug_config *cfg;
+	int index;			/* this pass in the config tables */
+	const char *plugin_name;	/* for register_callback() */
+};
+
+struct kplug_pass {
+	struct kplug_pass_info info;	/* name, help, options */
+	/* GGC roots of the pass, terminated by LAST_GGC_ROOT_TAB, or NULL */
+	const struct ggc_root_tab *ggc_roots;
+	/*
+	 * Called only when the pass is enabled: read options, register the
+	 * GIMPLE pass and callbacks.  On bad input report with kplug_error()
+	 * and return -1.
+	 */
+	int (*setup)(const struct kplug_ctx *ctx);
+};
+
+/* Option getters bound to the calling pass. */
+static inline const char *kplug_str(const struct kplug_ctx *ctx, const char *key)
+{
+	return kplug_config_str(ctx->cfg, ctx->index, key);
+}
+
+static inline long kplug_int(const struct kplug_ctx *ctx, const char *key)
+{
+	return kplug_config_int(ctx->cfg, ctx->index, key);
+}
+
+/* Where an option's value came from: "default", an argument or "f.ini:3". */
+static inline const char *kplug_origin(const struct kplug_ctx *ctx, const char *key)
+{
+	return kplug_config_origin(ctx->cfg, ctx->index, key);
+}
+
+/* One "kplug: ..." error line; makes the compilation fail. */
+void kplug_error(const char *fmt, ...) ATTRIBUTE_PRINTF_1;
+
+/* Insert PASS relative to instance INSTANCE (0: all) of the pass REF. */
+void kplug_register_pass(const struct kplug_ctx *ctx, opt_pass *pass,
+			 const char *ref, int instance,
+			 enum pass_positioning_ops pos);
+
+extern const struct kplug_pass kplug_cyc_complexity;
+extern const struct kplug_pass kplug_sancov;
+
+#endif

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for kplug's TAP tests (bash).  Source it first thing:
+#   . "$(dirname "$0")/lib.sh"
+set -u
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SEEDS=${KPLUG_SEEDS:-$TOP/../shared/seeds}
+KPLUG=${KPLUG_SO_PATH:-$TOP/kplug.so}
+OUT=${KPLUG_TEST_OUT:-$TOP/tests/out}
+CACHE=${KPLUG_CACHE:-$TOP/tests/out/cache}
+mkdir -p "$OUT" "$CACHE"
+_tap_n=0
+_tap_fail=0
+
+plan() { echo "1..$1"; }
+ok() {	# ok COND-EXIT-STATUS DESCRIPTION
+	_tap_n=$((_tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $_tap_n - $2"
+	else
+		echo "not ok $_tap_n - $2"
+		_tap_fail=$((_tap_fail + 1))
+	fi
+}
+is() {	# is GOT EXPECTED DESCRIPTION
+	if [ "$1" == "$2" ]; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		diag "got:      $1"
+		diag "expected: $2"
+	fi
+}
+skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $1"; }
+diag() { printf '%s\n' "$@" | sed 's/^/# /' >&2; }
+done_testing() { echo "1..$_tap_n"; exit $((_tap_fail > 0)); }
+quick() { [ -n "${KPLUG_QUICK:-}" ]; }
+
+# Run gcc with kplug loaded; extra args follow.
+kgcc() { ${KPLUG_TEST_CC:-gcc} -fplugin="$KPLUG" "$@"; }
+
+# Extract /usr/src/linux-source-VER.tar.xz once into $CACHE/linux-VER
+# (read-only use: build with O= or copy it).  Prints the path.
+kernel_tree() {
+	local ver=$1 dir="$CACHE/linux-$1"
+	if [ ! -f "$dir/.extracted" ]; then
+		rm -rf "$dir" "$dir.tmp" && mkdir -p "$dir.tmp" &&
+		tar -C "$dir.tmp" -xf "/usr/src/linux-source-$ver.tar.xz" &&
+		mv "$dir.tmp/linux-source-$ver" "$dir" && rmdir "$dir.tmp" &&
+		touch "$dir/.extracted" || return 1
+	fi
+	echo "$dir"
+}
+
+# Extract GCC's sources (testsuite and gcc/) once into $CACHE/gcc-12.  Prints the path.
+gcc_source() {
+	local dir="$CACHE/gcc-12"
+	if [ ! -f "$dir/.extracted" ]; then
+		rm -rf "$dir" && mkdir -p "$dir" &&
+		tar -C "$dir" --strip-components=1 -xf /usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz \
+			--wildcards 'gcc-12.2.0/gcc/testsuite/gcc.c-torture/*' \
+			'gcc-12.2.0/gcc/testsuite/gcc.dg/sancov/*' \
+			'gcc-12.2.0/gcc/testsuite/c-c++-common/sancov/*' \
+			'gcc-12.2.0/gcc/sancov.cc' &&
+		touch "$dir/.extracted" || return 1
+	fi
+	echo "$dir"
+}
