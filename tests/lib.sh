@@ -41,27 +41,30 @@ kgcc() { ${KPLUG_TEST_CC:-gcc} -fplugin="$KPLUG" "$@"; }
 # Extract /usr/src/linux-source-VER.tar.xz once into $CACHE/linux-VER
 # (read-only use: build with O= or copy it).  Prints the path.
 kernel_tree() {
-	local ver=$1 dir="$CACHE/linux-$1"
+	local ver=$1 dir="$CACHE/linux-$1" tmp
 	if [ ! -f "$dir/.extracted" ]; then
-		rm -rf "$dir" "$dir.tmp" && mkdir -p "$dir.tmp" &&
-		tar -C "$dir.tmp" -xf "/usr/src/linux-source-$ver.tar.xz" &&
-		mv "$dir.tmp/linux-source-$ver" "$dir" && rmdir "$dir.tmp" &&
-		touch "$dir/.extracted" || return 1
+		tmp=$(mktemp -d "$CACHE/.linux-$ver.XXXXXX") &&
+		tar -C "$tmp" -xf "/usr/src/linux-source-$ver.tar.xz" &&
+		touch "$tmp/linux-source-$ver/.extracted" &&
+		{ mv -T "$tmp/linux-source-$ver" "$dir" 2>/dev/null || [ -f "$dir/.extracted" ]; } &&
+		rm -rf "$tmp" || return 1
 	fi
 	echo "$dir"
 }
 
 # Extract GCC's sources (testsuite and gcc/) once into $CACHE/gcc-12.  Prints the path.
 gcc_source() {
-	local dir="$CACHE/gcc-12"
+	local dir="$CACHE/gcc-12" tmp
 	if [ ! -f "$dir/.extracted" ]; then
-		rm -rf "$dir" && mkdir -p "$dir" &&
-		tar -C "$dir" --strip-components=1 -xf /usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz \
+		tmp=$(mktemp -d "$CACHE/.gcc-12.XXXXXX") &&
+		tar -C "$tmp" --strip-components=1 -xf /usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz \
 			--wildcards 'gcc-12.2.0/gcc/testsuite/gcc.c-torture/*' \
 			'gcc-12.2.0/gcc/testsuite/gcc.dg/sancov/*' \
-			'gcc-12.2.0/gcc/testsuite/c-c++-common/sancov/*' \
+			'gcc-12.2.0/gcc/testsuite/gcc.dg/asan/sancov-1.c' \
 			'gcc-12.2.0/gcc/sancov.cc' &&
-		touch "$dir/.extracted" || return 1
+		touch "$tmp/.extracted" &&
+		{ mv -T "$tmp" "$dir" 2>/dev/null || [ -f "$dir/.extracted" ]; } &&
+		rm -rf "$tmp" || return 1
 	fi
 	echo "$dir"
 }
