@@ -512,6 +512,7 @@ struct ini_state {
 	int line;
 	int failed;		/* an error is already in cfg->err */
 	int too_long;
+	int nul_byte;
 	int max_line;
 };
 
@@ -522,23 +523,30 @@ struct ini_state {
 static char *read_ini_line(char *str, int num, void *stream)
 {
 	struct ini_state *st = (struct ini_state *)stream;
-	size_t len;
-	int c;
+	int c = EOF, len = 0;
 
-	if (st->failed || !fgets(str, num, st->file))
+	if (st->failed || st->too_long || st->nul_byte)
 		return NULL;
+	while (len < num - 1 && (c = getc(st->file)) != EOF) {
+		if (c == '\0')
+			st->nul_byte = 1;
+		str[len++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (len == 0)
+		return NULL;
+	str[len] = '\0';
 	st->line++;
-	len = strlen(str);
-	if (len && str[len - 1] == '\n')
-		return str;
-	if (memchr(str, '\0', len) != str + len || (int)len < num - 1)
-		return str;	/* last line without newline */
-	c = fgetc(st->file);
-	if (c == EOF)
-		return str;
-	st->too_long = 1;
-	st->max_line = num - 2;
-	return NULL;
+	if (st->nul_byte)
+		return NULL;
+	if (c != '\n' && len == num - 1 && (c = getc(st->file)) != EOF) {
+		/* inih would silently split this line in two */
+		st->too_long = 1;
+		st->max_line = num - 2;
+		return NULL;
+	}
+	return str;
 }
 
 static int on_ini_entry(void *user, const char *section, const char *name,
@@ -554,6 +562,11 @@ static int on_ini_entry(void *user, const char *section, const char *name,
 	if (st->failed)
 		return 0;
 	what = xasprintf("%s:%d", st->path, st->line);
+	if (!*section) {
+		key = NULL;
+		ret = fail(cfg, "%s: '%s' outside any [section]", what, name);
+		goto out;
+	}
 	if (!strcmp(section, "kplug")) {
 		key = xstrdup(name);
 		if (global_key(key) == KEY_NONE) {
@@ -603,7 +616,7 @@ out:
 
 int kplug_config_load_ini(struct kplug_config *cfg, const char *path)
 {
-	struct ini_state st = { cfg, path, NULL, 0, 0, 0, 0 };
+	struct ini_state st = { cfg, path, NULL, 0, 0, 0, 0, 0 };
 	struct stat sb;
 	int ret;
 
@@ -618,11 +631,16 @@ int kplug_config_load_ini(struct kplug_config *cfg, const char *path)
 	if (!st.failed && ferror(st.file))
 		st.failed = fail(cfg, "%s: read error: %s", path, strerror(errno));
 	fclose(st.file);
+	if (ret > 0 && ret < st.line)	/* a syntax error came first */
+		return fail(cfg, "%s:%d: syntax error (expected [section] or key = value)",
+			    path, ret);
 	if (st.failed)
 		return -1;
 	if (st.too_long)
 		return fail(cfg, "%s:%d: line longer than %d characters", path,
 			    st.line, st.max_line);
+	if (st.nul_byte)
+		return fail(cfg, "%s:%d: NUL byte in line", path, st.line);
 	if (ret > 0)
 		return fail(cfg, "%s:%d: syntax error (expected [section] or key = value)",
 			    path, ret);
