@@ -65,6 +65,7 @@ static bool check_gcc_version(struct plugin_gcc_version *version)
 {
 	char built[128], loaded[128];
 	const char *why = "";
+	const char *driver = getenv("COLLECT_GCC");	/* set by the gcc driver */
 
 	if (plugin_default_version_check(version, &gcc_version))
 		return true;
@@ -73,8 +74,9 @@ static bool check_gcc_version(struct plugin_gcc_version *version)
 	if (!strcmp(built, loaded))
 		why = ", same version but a different build configuration";
 	kplug_error("kplug.so was built for %s but loaded into %s%s; rebuild it "
-		    "for this compiler: make -C %s CC=<this gcc> clean install",
-		    built, loaded, why, KPLUG_SRCDIR);
+		    "for this compiler: make -C %s CC=%s clean install",
+		    built, loaded, why, KPLUG_SRCDIR,
+		    driver ? lbasename(driver) : "<your gcc>");
 	return false;
 }
 

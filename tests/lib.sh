@@ -68,3 +68,25 @@ gcc_source() {
 	fi
 	echo "$dir"
 }
+
+# Build the 2016 cyc_complexity plugin from the seed patch, with the Linux 6.1
+# tree's gcc-common.h, for CC (default gcc).  Prints the .so path.
+seed_cyc_plugin() {
+	local cc=${1:-gcc} linux so src
+	so="$CACHE/seed-cyc-$cc.so"
+	src="$CACHE/cyc_complexity_plugin.c"
+	if [ ! -f "$so" ]; then
+		linux=$(kernel_tree 6.1) || return 1
+		awk '/^diff --git a\/scripts\/gcc-plugins\/cyc_complexity_plugin.c/ { f = 1; next }
+		     f && /^@@/ { body = 1; next }
+		     body && (/^-- $/ || /^diff /) { exit }
+		     body && /^\+/ { print substr($0, 2) }' \
+			"$SEEDS"/004-*cyclomatic*.patch > "$src" || return 1
+		grep -q 'Cyclomatic Complexity %d' "$src" || return 1
+		g++ -shared -fPIC -fno-rtti -fno-exceptions -std=gnu++11 -O2 -w \
+			-I"$($cc -print-file-name=plugin)/include" \
+			-I"$linux/scripts/gcc-plugins" -o "$so.tmp" "$src" &&
+			mv "$so.tmp" "$so" || return 1
+	fi
+	echo "$so"
+}
