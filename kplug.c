@@ -14,6 +14,7 @@ int plugin_is_GPL_compatible;
 
 static const struct kplug_pass *const kplug_passes[] = {
 	&kplug_cyc_complexity,
+	&kplug_sancov,
 };
 
 #define NR_PASSES	((int)ARRAY_SIZE(kplug_passes))
