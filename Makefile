@@ -38,6 +38,9 @@ PLUGIN_CXXFLAGS	:= -fPIC -fno-rtti -fno-exceptions -fasynchronous-unwind-tables 
 		   -Wno-missing-field-initializers \
 		   -I$(PLUGIN_DIR)/include -I. \
 		   -DKPLUG_SRCDIR='"$(KPLUG_SRCDIR)"'
+# Linked with the C driver: operator new/delete resolve to cc1's own (cc1
+# exports them), so loading kplug does not map libstdc++.so into every cc1.
+PLUGIN_LD	?= $(patsubst %g++,%gcc,$(CXX))
 PLUGIN_LDFLAGS	:= -shared -Wl,--exclude-libs,ALL
 
 PASS_SRCS	:= $(sort $(wildcard passes/*.c))
@@ -71,7 +74,7 @@ plugin: $(KPLUG_SO)
 
 $(KPLUG_SO): $(PLUGIN_OBJS) $(RELINK) | prereqs
 	@mkdir -p $(dir $@)
-	$(CXX) $(PLUGIN_LDFLAGS) -o $@ $(PLUGIN_OBJS) $(INIH_LIB)
+	$(PLUGIN_LD) $(PLUGIN_LDFLAGS) -o $@ $(PLUGIN_OBJS) $(INIH_LIB)
 	@echo "$(BUILD)" > $@.build
 
 FORCE:

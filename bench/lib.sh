@@ -54,4 +54,10 @@ callgrind_cc1() {
 	echo "$total"
 }
 
+# A private copy of kplug.so, so that a rebuild during the run changes nothing.
+bench_plugin() {
+	mkdir -p "$OUT/bench-plugin" && cp "$KPLUG" "$OUT/bench-plugin/kplug.so" &&
+		echo "$OUT/bench-plugin/kplug.so"
+}
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", a / b }'; }
