@@ -31,7 +31,7 @@ DEPS_PKGS	:= g++ make libinih-dev gcc-12-plugin-dev gcc-11 gcc-11-plugin-dev \
 		   gcc-arm-linux-gnueabi gcc-12-plugin-dev-arm-linux-gnueabi \
 		   gcc-12-source linux-source-6.1 linux-source-6.12 \
 		   qemu-system-x86 flex bison bc libelf-dev libssl-dev cpio \
-		   xz-utils perl python3 valgrind binutils clang rsync kmod
+		   xz-utils perl python3 valgrind binutils clang rsync kmod time
 
 PLUGIN_CXXFLAGS	:= -fPIC -fno-rtti -fno-exceptions -fasynchronous-unwind-tables \
 		   -std=gnu++11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
@@ -53,7 +53,7 @@ HEADERS		:= $(wildcard *.h passes/*.h compat/*.h config/*.h)
 
 TOOLS		:= $(patsubst tools/%.c,tools/%,$(wildcard tools/*.c))
 
-.PHONY: FORCE all plugin tools install uninstall deps check check-quick clean prereqs example
+.PHONY: FORCE all plugin tools install uninstall deps ensure-deps check check-quick clean prereqs example
 
 all: plugin tools
 
@@ -96,18 +96,25 @@ uninstall:
 	rm -f $(DESTDIR)$(PLUGIN_DIR)/kplug.so
 
 deps:
-	apt-get update
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEPS_PKGS)
+	@tools/ensure-deps --force $(DEPS_PKGS)
 
-check: all
+# Install what is missing (apt-get update first), then build.
+ensure-deps:
+	@tools/ensure-deps $(DEPS_PKGS)
+
+check: ensure-deps
+	@$(MAKE) --no-print-directory all
 	perl tests/harness.pl tests/*.t
 
 # Everything but the long kernel and corpus tests.
-check-quick: all
+check-quick: ensure-deps
+	@$(MAKE) --no-print-directory all
 	KPLUG_QUICK=1 perl tests/harness.pl tests/*.t
 
-example: all
-	./tools/kplug-example
+# The bundled example: complexity report and sancov coverage.
+example: ensure-deps
+	@$(MAKE) --no-print-directory all
+	example/run.sh
 
 clean:
 	rm -rf build kplug.so kplug.so.build $(TOOLS)
