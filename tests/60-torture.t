@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A seeded sample of GCC's C torture suite through tests/torture.sh, with
+# every kplug pass enabled, on GCC 12 and GCC 11 (make torture runs more).
+# First checks that the script's verdicts can fail, with a fake compiler.
+. "$(dirname "$0")/lib.sh"
+
+# ---- the classifier, against a fake compiler ----
+d=$OUT/torture-selftest
+rm -rf "$d"
+mkdir -p "$d"
+cat >"$d/fakecc" <<'EOF'
+#!/bin/bash
+f=${!#}
+case " $* " in *" -fplugin="*) plug=1 ;; *) plug=0 ;; esac
+case $(basename "$f") in
+ice.c)	[ $plug = 0 ] || { echo "$f:1:1: internal compiler error: in foo, at bar.cc:1" >&2; exit 4; } ;;
+sig.c)	[ $plug = 0 ] || kill -SEGV $$ ;;
+plugins.c) [ $plug = 0 ] || { echo "Please submit a full bug report, there are active plugins, do not report this as a bug" >&2; exit 1; } ;;
+cmp.c)	[ $plug = 0 ] || { echo "gcc: error: $f: -fcompare-debug failure" >&2; exit 1; } ;;
+ncmp.c)	echo "gcc: error: $f: -fcompare-debug failure (length)" >&2; exit 1 ;;
+only.c)	[ $plug = 0 ] || { echo "cc1: error: kplug: boom" >&2; exit 1; } ;;
+both.c)	echo "$f:1:1: error: nope" >&2; exit 1 ;;
+slow.c)	[ $plug = 0 ] || sleep 5 ;;
+esac
+exit 0
+EOF
+chmod +x "$d/fakecc"
+touch "$d/plugin.so"
+got=$(bash "$TOP/tests/torture.sh" --worker "$d/fakecc" "$d/plugin.so" 2 "" \
+	0:"$d/fine.c" 1:"$d/ice.c" 2:"$d/sig.c" s:"$d/plugins.c" g:"$d/cmp.c" \
+	g:"$d/ncmp.c" 3:"$d/only.c" 0:"$d/both.c" 1:"$d/slow.c" | cut -d' ' -f1-2 | tr '\n' ' ')
+is "$got" "OK 0 ICE 1 ICE 2 ICE s CMPDBG g NATIVE-CMPDBG g FAIL 3 NATIVE-FAIL 0 FAIL 1 " \
+	"torture verdicts: ICE (message, exit 4, signal, active plugins), compare-debug, kplug-only, native, timeout"
+
+# ---- the real thing ----
+run_sample() {	# NAME CC PLUGIN SAMPLE
+	local log=$OUT/torture-$1.log start secs
+	start=$(date +%s)
+	bash "$TOP/tests/torture.sh" --cc "$2" --plugin "$3" --sample "$4" --seed 1 >"$log" 2>&1
+	ok $? "$1: torture sample of $4 files per level, zero ICE, zero compare-debug and kplug-only failures"
+	secs=$(($(date +%s) - start))
+	diag "$1 (${secs}s): $(tail -1 "$log")"
+	grep -E '^torture: (ICE|CMPDBG|FAIL) |cannot|refuses' "$log" | head -10 | while read -r l; do diag "$l"; done
+}
+
+if quick; then
+	skip "torture sample on GCC 12 (KPLUG_QUICK)"
+	skip "torture sample on GCC 11 (KPLUG_QUICK)"
+	done_testing
+fi
+
+run_sample gcc-12 "${KPLUG_TEST_CC:-gcc}" "$KPLUG" "${KPLUG_TORTURE_SAMPLE:-120}"
+
+if command -v gcc-11 >/dev/null &&
+   [ -f "$(gcc-11 -print-file-name=plugin)/include/plugin-version.h" ]; then
+	# a private output: nobody else relinks it while the sample runs
+	make -s -C "$TOP" CC=gcc-11 KPLUG_SO="$OUT/gcc11/kplug.so" >"$OUT/torture-build-gcc11.log" 2>&1
+	ok $? "kplug.so builds for GCC 11 (make CC=gcc-11 KPLUG_SO=...)"
+	run_sample gcc-11 gcc-11 "$OUT/gcc11/kplug.so" "${KPLUG_TORTURE_SAMPLE11:-60}"
+else
+	skip "GCC 11 with plugin headers not installed (apt-get install gcc-11-plugin-dev)"
+fi
+done_testing
