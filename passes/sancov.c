@@ -1,10 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sancov: the instrumentation of GCC's -fsanitize-coverage=trace-pc and
- * trace-cmp (gcc/sancov.cc), at every optimisation level, plus what native
+ * trace-cmp (gcc/sancov.cc) at every optimisation level, plus what native
  * GCC lacks: callbacks are never tail-called (GCC PR 90746), functions in
  * .noinstr.text are skipped, and Clang-format allow/ignore lists select
  * what is instrumented.  See docs/sancov.md.
+ *
+ * Parity with native: the pass runs right after GCC's own "sancov" (every
+ * instance) and "sancov_O0", and the rest of the compiler must see what it
+ * sees under -fsanitize-coverage: the C front end declares the callback
+ * builtins, fold-const.cc and ifcombine keep && and || short-circuit, and
+ * (GCC 12) the inliner keeps no_sanitize_coverage functions apart.  All of
+ * that tests only "flag_sanitize_coverage != 0", so we set a bit that no
+ * GCC trace mode uses: GCC's own sancov pass then finds neither trace-pc
+ * nor trace-cmp requested and adds nothing, and every callback is ours.
  */
 #include "kplug.h"
 #include "config/speclist.h"
@@ -13,25 +22,29 @@
 #define SANCOV_CMP	(1L << 1)
 #define NOINSTR_SECTION	".noinstr.text"
 
+/* The bit we set in flag_sanitize_coverage; see the comment on top. */
+#define SANCOV_MARKER	(1 << 30)
+static_assert(!(SANCOV_MARKER & (SANITIZE_COV_TRACE_PC | SANITIZE_COV_TRACE_CMP)),
+	      "the marker must not request a native trace mode");
+
 static const struct kplug_opt sancov_opts[] = {
 	{ "trace", KPLUG_OPT_SET, "pc", "pc,cmp", 0, 0,
 	  "what to trace: pc (every basic block), cmp (comparisons and switches)" },
 	{ "float", KPLUG_OPT_BOOL, "off", NULL, 0, 0,
 	  "trace float/double comparisons too (cmpf/cmpd: the kernel has no such callbacks)" },
 	{ "tailcall", KPLUG_OPT_BOOL, "off", NULL, 0, 0,
-	  "let GCC tail-call the callbacks like native GCC < 14 does (wrong PCs)" },
+	  "let GCC tail-call the callbacks as native GCC < 14 does (wrong PCs)" },
 	{ "allow", KPLUG_OPT_STR, NULL, NULL, 0, 0,
-	  "instrument only what FILE (Clang format: src:GLOB, fun:GLOB) allows" },
+	  "instrument only what FILE allows (Clang format: src:GLOB, fun:GLOB)" },
 	{ "ignore", KPLUG_OPT_STR, NULL, NULL, 0, 0,
-	  "do not instrument what FILE (Clang format) lists" },
+	  "do not instrument what FILE lists (Clang format)" },
 	{ "ignore-fun", KPLUG_OPT_LIST, NULL, NULL, 0, 0,
 	  "do not instrument functions matching these globs" },
 	{ "ignore-src", KPLUG_OPT_LIST, NULL, NULL, 0, 0,
-	  "do not instrument translation units whose source matches these globs" },
+	  "do not instrument source files matching these globs" },
 	{ NULL, KPLUG_OPT_STR, NULL, NULL, 0, 0, NULL }
 };
 
-/* The callbacks, in the order of built_in_function codes used below. */
 enum sancov_fn {
 	FN_PC,
 	FN_CMP1, FN_CMP2, FN_CMP4, FN_CMP8,
@@ -53,8 +66,8 @@ static const enum built_in_function sancov_codes[NR_SANCOV_FNS] = {
 	BUILT_IN_SANITIZER_COV_TRACE_SWITCH,
 };
 
-/* Built once per translation unit; a GGC root keeps them alive. */
-static GTY(()) tree sancov_decls[NR_SANCOV_FNS];
+/* Fetched once per translation unit; kplug's GGC root table holds them. */
+static tree sancov_decls[NR_SANCOV_FNS];
 
 static const struct ggc_root_tab sancov_roots[] = {
 	{ &sancov_decls[0], NR_SANCOV_FNS, sizeof(sancov_decls[0]),
@@ -65,16 +78,17 @@ static const struct ggc_root_tab sancov_roots[] = {
 static struct {
 	long trace;		/* SANCOV_PC | SANCOV_CMP */
 	bool trace_float;
-	bool tailcall;
-	bool unit_wanted;	/* the source file is allowed and not ignored */
-	struct kplug_speclist *allow;	/* NULL: everything allowed */
-	struct kplug_speclist *ignore;
+	struct kplug_speclist *allow;	/* NULL: no allow list */
+	struct kplug_speclist *ignore;	/* the ignore file plus inline globs */
 	unsigned int case_arrays;
 } sancov;
 
 /* ---- what to instrument ---- */
 
-/* "foo" for foo, foo.isra.0, foo.part.1...: C names contain no dot. */
+/*
+ * Clang matches fun: against the function's name.  GCC's clones are
+ * "foo.isra.0", "foo.part.1"...: C names have no dot, so also try "foo".
+ */
 static bool sancov_fun_match(const struct kplug_speclist *sl, tree decl)
 {
 	const char *name, *dot;
@@ -84,12 +98,13 @@ static bool sancov_fun_match(const struct kplug_speclist *sl, tree decl)
 	if (!DECL_NAME(decl))
 		return false;
 	name = IDENTIFIER_POINTER(DECL_NAME(decl));
+	if (kplug_speclist_match(sl, KPLUG_SPEC_FUN, name))
+		return true;
 	dot = strchr(name, '.');
-	if (!dot)
-		return kplug_speclist_match(sl, KPLUG_SPEC_FUN, name);
+	if (!dot || dot == name)
+		return false;
 	base = xstrndup(name, dot - name);
-	hit = kplug_speclist_match(sl, KPLUG_SPEC_FUN, base) ||
-	      kplug_speclist_match(sl, KPLUG_SPEC_FUN, name);
+	hit = kplug_speclist_match(sl, KPLUG_SPEC_FUN, base);
 	free(base);
 	return hit;
 }
@@ -99,17 +114,18 @@ static bool sancov_wanted(tree decl)
 {
 	const char *section;
 
-	if (!sancov.unit_wanted || kplug_fn_no_sanitize_coverage(decl))
+	if (kplug_fn_no_sanitize_coverage(decl))
 		return false;
 	section = DECL_SECTION_NAME(decl);
 	if (section && !strcmp(section, NOINSTR_SECTION))
 		return false;
-	if (sancov.allow && kplug_speclist_count(sancov.allow, KPLUG_SPEC_FUN) &&
-	    !sancov_fun_match(sancov.allow, decl))
+	/* Clang: with an allow list, a function must match one of its fun: */
+	if (sancov.allow && !sancov_fun_match(sancov.allow, decl))
 		return false;
 	return !sancov_fun_match(sancov.ignore, decl);
 }
 
+/* src: is matched to the input as given and to its path below "root". */
 static bool sancov_src_match(const struct kplug_speclist *sl,
 			     const char *match_path)
 {
@@ -120,34 +136,43 @@ static bool sancov_src_match(const struct kplug_speclist *sl,
 
 static bool sancov_unit_wanted(const char *match_path)
 {
-	if (sancov.allow && kplug_speclist_count(sancov.allow, KPLUG_SPEC_SRC) &&
-	    !sancov_src_match(sancov.allow, match_path))
+	if (!main_input_filename)
+		return true;
+	if (sancov.allow && !sancov_src_match(sancov.allow, match_path))
 		return false;
 	return !sancov_src_match(sancov.ignore, match_path);
 }
 
-/* ---- instrumentation, as gcc/sancov.cc does it ---- */
+/* ---- instrumentation: the rules of gcc/sancov.cc ---- */
 
+/* The cmp callback for operands of TYPE, and the type it takes. */
 static enum sancov_fn sancov_cmp_fn(tree type, bool with_const, tree *to_type)
 {
 	static const enum sancov_fn by_size[2][4] = {
 		{ FN_CMP1, FN_CMP2, FN_CMP4, FN_CMP8 },
 		{ FN_CONST_CMP1, FN_CONST_CMP2, FN_CONST_CMP4, FN_CONST_CMP8 },
 	};
-	static tree *const types[4] = {
-		&unsigned_char_type_node, &uint16_type_node,
-		&uint32_type_node, &uint64_type_node,
-	};
 	int i;
 
 	if (INTEGRAL_TYPE_P(type)) {
 		switch (int_size_in_bytes(type)) {
-		case 1: i = 0; break;
-		case 2: i = 1; break;
-		case 4: i = 2; break;
-		default: i = 3; break;
+		case 1:
+			i = 0;
+			*to_type = unsigned_char_type_node;
+			break;
+		case 2:
+			i = 1;
+			*to_type = uint16_type_node;
+			break;
+		case 4:
+			i = 2;
+			*to_type = uint32_type_node;
+			break;
+		default:	/* 8, and wider types too */
+			i = 3;
+			*to_type = uint64_type_node;
+			break;
 		}
-		*to_type = *types[i];
 		return by_size[with_const][i];
 	}
 	if (!sancov.trace_float || !SCALAR_FLOAT_TYPE_P(type))
@@ -160,10 +185,10 @@ static enum sancov_fn sancov_cmp_fn(tree type, bool with_const, tree *to_type)
 		*to_type = double_type_node;
 		return FN_CMPD;
 	}
-	return NR_SANCOV_FNS;
+	return NR_SANCOV_FNS;	/* long double, _Float128... */
 }
 
-/* OP converted to TYPE, with the conversion appended to SEQ if needed. */
+/* OP converted to TYPE; a conversion statement goes to SEQ if needed. */
 static tree sancov_convert(gimple_seq *seq, tree type, tree op)
 {
 	if (TREE_CODE(op) == INTEGER_CST)
@@ -172,7 +197,7 @@ static tree sancov_convert(gimple_seq *seq, tree type, tree op)
 	return gimple_assign_lhs(gimple_seq_last_stmt(*seq));
 }
 
-/* Call the cmp callback for LHS <=> RHS before the statement at GSI. */
+/* Trace the comparison of LHS and RHS before the statement at GSI. */
 static void sancov_comparison(gimple_stmt_iterator *gsi, tree lhs, tree rhs)
 {
 	tree type = TREE_TYPE(lhs), to_type = NULL_TREE;
@@ -195,31 +220,25 @@ static void sancov_comparison(gimple_stmt_iterator *gsi, tree lhs, tree rhs)
 	gsi_insert_seq_before(gsi, seq, GSI_SAME_STMT);
 }
 
-/* The read-only {count, bits, values...} table of a switch. */
-static tree sancov_case_array(gswitch *sw, location_t loc, function *fn,
-			      HOST_WIDE_INT size)
+static unsigned int sancov_case_count(gswitch *sw)
 {
 	unsigned int i, n = gimple_switch_num_labels(sw), num = 0;
-	vec<constructor_elt, va_gc> *v = NULL;
-	tree type, var, ctor;
-	char name[64];
 
-	for (i = 1; i < n; i++) {
+	for (i = 1; i < n; i++) {	/* label 0 is the default */
 		tree label = gimple_switch_label(sw, i);
 
-		num += (CASE_LOW(label) != NULL_TREE) + (CASE_HIGH(label) != NULL_TREE);
+		num += (CASE_LOW(label) != NULL_TREE) +
+		       (CASE_HIGH(label) != NULL_TREE);
 	}
-	type = build_array_type(build_type_variant(uint64_type_node, 1, 0),
-				build_index_type(size_int(num + 2 - 1)));
-	ASM_GENERATE_INTERNAL_LABEL(name, "LCASEARRAY", sancov.case_arrays++);
-	var = build_decl(loc, VAR_DECL, get_identifier(name), type);
-	TREE_STATIC(var) = 1;
-	TREE_PUBLIC(var) = 0;
-	TREE_CONSTANT(var) = 1;
-	TREE_READONLY(var) = 1;
-	DECL_EXTERNAL(var) = 0;
-	DECL_ARTIFICIAL(var) = 1;
-	DECL_IGNORED_P(var) = 1;
+	return num;
+}
+
+static tree sancov_case_ctor(gswitch *sw, tree type, unsigned int num,
+			     HOST_WIDE_INT size)
+{
+	unsigned int i, n = gimple_switch_num_labels(sw);
+	vec<constructor_elt, va_gc> *v = NULL;
+	tree ctor;
 
 	vec_alloc(v, num + 2);
 	CONSTRUCTOR_APPEND_ELT(v, NULL_TREE, build_int_cst(uint64_type_node, num));
@@ -240,7 +259,29 @@ static tree sancov_case_array(gswitch *sw, location_t loc, function *fn,
 	TREE_PUBLIC(ctor) = 0;
 	TREE_CONSTANT(ctor) = 1;
 	TREE_READONLY(ctor) = 1;
-	DECL_INITIAL(var) = ctor;
+	return ctor;
+}
+
+/* The local read-only table {count, bits, case values...} of a switch. */
+static tree sancov_case_array(gswitch *sw, location_t loc, function *fn,
+			      HOST_WIDE_INT size)
+{
+	unsigned int num = sancov_case_count(sw);
+	tree type, var;
+	char name[64];
+
+	type = build_array_type(build_type_variant(uint64_type_node, 1, 0),
+				build_index_type(size_int(num + 2 - 1)));
+	ASM_GENERATE_INTERNAL_LABEL(name, "LCASEARRAY", sancov.case_arrays++);
+	var = build_decl(loc, VAR_DECL, get_identifier(name), type);
+	TREE_STATIC(var) = 1;
+	TREE_PUBLIC(var) = 0;
+	TREE_CONSTANT(var) = 1;
+	TREE_READONLY(var) = 1;
+	DECL_EXTERNAL(var) = 0;
+	DECL_ARTIFICIAL(var) = 1;
+	DECL_IGNORED_P(var) = 1;
+	DECL_INITIAL(var) = sancov_case_ctor(sw, type, num, size);
 	varpool_node::finalize_decl(var);
 	add_local_decl(fn, var);
 	return var;
@@ -259,13 +300,17 @@ static void sancov_switch(gimple_stmt_iterator *gsi, gswitch *sw, function *fn)
 	table = sancov_case_array(sw, loc, fn, size);
 	if (!useless_type_conversion_p(uint64_type_node, TREE_TYPE(index)))
 		index = sancov_convert(&seq, uint64_type_node, index);
-	gimple_seq_add_stmt(&seq, gimple_build_call(sancov_decls[FN_SWITCH], 2, index,
-						    build_fold_addr_expr(table)));
+	gimple_seq_add_stmt(&seq, gimple_build_call(sancov_decls[FN_SWITCH], 2,
+						    index, build_fold_addr_expr(table)));
 	gimple_seq_set_location(seq, loc);
 	gsi_insert_seq_before(gsi, seq, GSI_SAME_STMT);
 }
 
-/* After the labels and leading debug statements of every block. */
+/*
+ * Every block but entry and exit, after its labels and leading debug
+ * statements (so -g changes nothing), with the location of its first real
+ * statement.  Blocks with no real statement get nothing.
+ */
 static void sancov_trace_pc(function *fn)
 {
 	basic_block bb;
@@ -282,21 +327,22 @@ static void sancov_trace_pc(function *fn)
 	}
 }
 
+/* Conditions, comparisons assigned or inside a COND_EXPR, switches. */
 static void sancov_trace_stmt(gimple_stmt_iterator *gsi, function *fn)
 {
 	gimple *stmt = gsi_stmt(*gsi);
 	enum tree_code code;
-	tree cond;
+	tree rhs1;
 
 	switch (gimple_code(stmt)) {
 	case GIMPLE_ASSIGN:
 		code = gimple_assign_rhs_code(stmt);
-		cond = gimple_assign_rhs1(stmt);
+		rhs1 = gimple_assign_rhs1(stmt);
 		if (TREE_CODE_CLASS(code) == tcc_comparison)
-			sancov_comparison(gsi, cond, gimple_assign_rhs2(stmt));
-		else if (code == COND_EXPR && COMPARISON_CLASS_P(cond))
-			sancov_comparison(gsi, TREE_OPERAND(cond, 0),
-					  TREE_OPERAND(cond, 1));
+			sancov_comparison(gsi, rhs1, gimple_assign_rhs2(stmt));
+		else if (code == COND_EXPR && COMPARISON_CLASS_P(rhs1))
+			sancov_comparison(gsi, TREE_OPERAND(rhs1, 0),
+					  TREE_OPERAND(rhs1, 1));
 		break;
 	case GIMPLE_COND:
 		sancov_comparison(gsi, gimple_cond_lhs(stmt), gimple_cond_rhs(stmt));
@@ -332,37 +378,45 @@ static unsigned int sancov_execute(function *fn)
 
 /* ---- never tail-called ---- */
 
-static bool sancov_is_callback(const gimple *stmt)
+static bool sancov_is_callback(gcall *call)
 {
-	tree decl = gimple_call_fndecl(stmt);
+	tree decl = gimple_call_fndecl(call);
 	int i;
 
-	for (i = 0; decl && i < NR_SANCOV_FNS; i++)
-		if (decl == sancov_decls[i])
+	if (!decl || !fndecl_built_in_p(decl, BUILT_IN_NORMAL))
+		return false;
+	for (i = 0; i < NR_SANCOV_FNS; i++)
+		if (DECL_FUNCTION_CODE(decl) == sancov_codes[i])
 			return true;
 	return false;
 }
 
 /*
- * "tailc" marks calls in tail position and expand turns them into jumps.
- * Running after it (after "optimized", which follows tailc at every level),
- * clear the mark on our callbacks so each stays a call with its own PC.
+ * "tailc" marks calls in tail position and expand turns each marked call
+ * into a jump, so the callback would record the caller's caller as PC.
+ * Right after tailc, take the mark off our callbacks; if no other call
+ * keeps one, the function has no tail call left at all.
  */
 static unsigned int sancov_untail_execute(function *fn)
 {
+	bool marked = false;
 	basic_block bb;
 
 	FOR_EACH_BB_FN(bb, fn) {
 		gimple_stmt_iterator gsi;
 
 		for (gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
-			gimple *stmt = gsi_stmt(gsi);
+			gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
 
-			if (is_gimple_call(stmt) && gimple_call_tail_p(as_a<gcall *>(stmt)) &&
-			    sancov_is_callback(stmt))
-				gimple_call_set_tail(as_a<gcall *>(stmt), false);
+			if (!call || !gimple_call_tail_p(call))
+				continue;
+			if (sancov_is_callback(call))
+				gimple_call_set_tail(call, false);
+			else
+				marked = true;
 		}
 	}
+	fn->tail_call_marked = marked;
 	return 0;
 }
 
@@ -382,7 +436,7 @@ const pass_data sancov_pass_data = {
 	TODO_update_ssa,	/* todo_flags_finish */
 };
 
-/* Native's pass_sancov<O0>: O0 runs only when not optimizing. */
+/* After each "sancov" instance (-O1 and up, -Og) or "sancov_O0" (-O0). */
 class sancov_pass : public gimple_opt_pass {
 public:
 	sancov_pass(gcc::context *ctxt, bool o0)
@@ -424,7 +478,7 @@ public:
 	}
 	bool gate(function *fn) final override
 	{
-		return sancov_wanted(fn->decl);
+		return fn->tail_call_marked;
 	}
 	unsigned int execute(function *fn) final override
 	{
@@ -434,9 +488,12 @@ public:
 
 } /* namespace */
 
-/* ---- callbacks ---- */
+/* ---- setup ---- */
 
-/* The builtins exist only once the unit starts; create and cache them. */
+/*
+ * With the marker set the C front end has declared the builtins already;
+ * initialize_sanitizer_builtins() covers front ends that do not.
+ */
 static void sancov_start_unit(void *gcc_data, void *user_data)
 {
 	int i;
@@ -445,51 +502,6 @@ static void sancov_start_unit(void *gcc_data, void *user_data)
 	for (i = 0; i < NR_SANCOV_FNS; i++)
 		sancov_decls[i] = builtin_decl_implicit(sancov_codes[i]);
 }
-
-/*
- * Like ipa-inline.cc's sanitize_attrs_match_for_inline_p() under the
- * native flag: no inlining between instrumented and excluded functions,
- * except of always_inline callees.
- */
-static void sancov_forbid_edge(cgraph_edge *e)
-{
-	cgraph_node *callee = e->callee;
-
-	if (!callee || !e->inline_failed)
-		return;
-	callee = callee->ultimate_alias_target();
-	if (lookup_attribute("always_inline", DECL_ATTRIBUTES(callee->decl)) ||
-	    sancov_wanted(e->caller->decl) == sancov_wanted(callee->decl))
-		return;
-	e->inline_failed = CIF_SANITIZE_ATTRIBUTE_MISMATCH;
-	e->call_stmt_cannot_inline_p = 1;
-}
-
-static void sancov_forbid_node(cgraph_node *node)
-{
-	cgraph_edge *e;
-
-	for (e = node->callees; e; e = e->next_callee)
-		sancov_forbid_edge(e);
-}
-
-/* Before each inliner: "einline" per function, "inline" for the unit. */
-static void sancov_pass_execution(void *gcc_data, void *user_data)
-{
-	opt_pass *pass = (opt_pass *)gcc_data;
-	cgraph_node *node;
-
-	if (!strcmp(pass->name, "einline")) {
-		node = cfun ? cgraph_node::get(cfun->decl) : NULL;
-		if (node)
-			sancov_forbid_node(node);
-	} else if (!strcmp(pass->name, "inline")) {
-		FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(node)
-			sancov_forbid_node(node);
-	}
-}
-
-/* ---- setup ---- */
 
 static int sancov_list_error(struct kplug_speclist *sl)
 {
@@ -551,25 +563,19 @@ static int sancov_setup(const struct kplug_ctx *ctx)
 	}
 	sancov.trace = kplug_int(ctx, "trace");
 	sancov.trace_float = kplug_int(ctx, "float");
-	sancov.tailcall = kplug_int(ctx, "tailcall");
 	if (sancov_load_lists(ctx))
 		return -1;
-	sancov.unit_wanted = sancov_unit_wanted(kplug_config_match_path(ctx->cfg));
-	if (!sancov.unit_wanted)
-		return 0;
+	if (!sancov_unit_wanted(kplug_config_match_path(ctx->cfg)))
+		return 0;	/* as if the flag were not given */
 
-	/* What -fsanitize-coverage does to fold-const.cc and ifcombine. */
-	param_logical_op_non_short_circuit = 0;
-
+	flag_sanitize_coverage = SANCOV_MARKER;
 	register_callback(ctx->plugin_name, PLUGIN_START_UNIT, sancov_start_unit, NULL);
-	register_callback(ctx->plugin_name, PLUGIN_PASS_EXECUTION,
-			  sancov_pass_execution, NULL);
 	kplug_register_pass(ctx, new sancov_pass(g, false), "sancov", 0,
 			    PASS_POS_INSERT_AFTER);
 	kplug_register_pass(ctx, new sancov_pass(g, true), "sancov_O0", 1,
 			    PASS_POS_INSERT_AFTER);
-	if (!sancov.tailcall)
-		kplug_register_pass(ctx, new untail_pass(g), "optimized", 1,
+	if (!kplug_int(ctx, "tailcall"))
+		kplug_register_pass(ctx, new untail_pass(g), "tailc", 0,
 				    PASS_POS_INSERT_AFTER);
 	return 0;
 }
