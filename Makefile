@@ -79,9 +79,17 @@ $(KPLUG_SO): $(PLUGIN_OBJS) $(RELINK) | prereqs
 
 FORCE:
 
-$(BUILD)/%.o: %.c $(HEADERS) | prereqs
+# Every undefined symbol of the GCC-facing objects is made weak: loaded into
+# another GCC, kplug.so then still loads and its version check can name both
+# compilers, instead of dlopen() failing on the first GCC symbol that moved.
+# (config/ uses only libc and inih; a weak reference would not pull inih's
+# archive member in, so those objects are left alone.)
+$(BUILD)/%.o: %.c $(HEADERS) Makefile | prereqs
 	@mkdir -p $(dir $@)
-	$(CXX) $(PLUGIN_CXXFLAGS) -x c++ -c -o $@ $<
+	$(CXX) $(PLUGIN_CXXFLAGS) -x c++ -c -o $@.raw $<
+	@if [ "$(filter config/%,$<)" ]; then mv $@.raw $@; else \
+		nm -u $@.raw | awk '{ print $$2 }' > $@.undef && \
+		objcopy --weaken-symbols=$@.undef $@.raw $@ && rm -f $@.raw $@.undef; fi
 
 # Host tools are plain C and need no GCC headers.
 tools: $(TOOLS)

@@ -20,7 +20,7 @@ gcc -O2 -c sample.c -o "$T/n.o" && cmp -s <(objdump -d "$T/s.o" | tail -n +3) \
 is "$(cyc -O2 -fplugin-arg-kplug-cyc_complexity-min=3)" \
 	"$(awk '$3 >= 3' sample.O2.expected)" "min=3 keeps M >= 3"
 is "$(cyc -O2 -fplugin-arg-kplug-disable=all)" "" "disable=all after enable"
-is "$(cyc -O2 -fplugin-arg-kplug-enable=all)" "$(cat sample.O2.expected)" "enable=all"
+is "$(cyc -O0 -fplugin-arg-kplug-enable=all -fplugin-arg-kplug-sancov-trace=pc)" "$(cat sample.O0.expected)" "enable=all"
 
 rm -f "$T/report"
 is "$(cyc -O2 -fplugin-arg-kplug-cyc_complexity-output="$T/report")" "" "output=FILE: nothing on stderr"
@@ -52,6 +52,18 @@ is "$(cd / && gcc -fplugin="$KPLUG" -O2 -c "$T/other/sample.c" -o /dev/null \
 	"path section relative to root="
 is "$(kgcc -O2 -c sample.c -o /dev/null -fplugin-arg-kplug-cyc_complexity-min=3 2>&1)" "" \
 	"settings of a pass that is not enabled have no effect"
+
+# The profiles shipped in config/ load and do what their comments say.
+for f in "$TOP"/config/*.ini; do
+	is "$(cd "$T" && kgcc -c -x c /dev/null -o /dev/null -fplugin-arg-kplug-config="$f" 2>&1)" "" \
+		"shipped profile $(basename "$f") is valid"
+done
+survey=$(cd "$T" && kgcc -O2 -c "$FIX/sample.c" -o /dev/null \
+	-fplugin-arg-kplug-config="$TOP/config/complexity-survey.ini" 2>&1; cat kplug-complexity.jsonl)
+is "$(echo "$survey" | grep -c '^{.*"function":"classify"')" 1 "complexity-survey.ini writes JSON Lines"
+gate=$(cd "$T" && kgcc -O2 -c "$FIX/sample.c" -o /dev/null -fplugin-arg-kplug-config="$TOP/config/ci-gate.ini" \
+	-fplugin-arg-kplug-cyc_complexity-warn=4 2>&1)
+is "$(echo "$gate" | grep -c 'warning: .*complexity')" 1 "ci-gate.ini warns at M >= warn"
 
 # Errors: one line, non-zero exit.
 err=$(kgcc -c sample.c -o /dev/null -fplugin-arg-kplug-enable=sancovv 2>&1); rc=$?
