@@ -41,6 +41,7 @@
 #include "opts.h"
 #include "toplev.h"
 #include "langhooks.h"
+#include "version.h"		/* version_string: the GCC kplug was built for */
 
 #if BUILDING_GCC_VERSION < 1100
 #error "kplug supports GCC 11 and later"

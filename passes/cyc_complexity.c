@@ -3,6 +3,21 @@
  * cyc_complexity: the cyclomatic complexity M = E - N + 2 of each
  * function's CFG, measured right after the first "ssa" pass, exactly as
  * the 2016 kernel plugin did.  Lines are "Cyclomatic Complexity M FILE:FN".
+ *
+ * For build robots the same M can be written as one JSON object per line
+ * (format=jsonl) together with its decomposition.  Walking every block but
+ * the exit block,
+ *
+ *	M = 1 + sum over blocks b != EXIT of (succs(b) - 1)
+ *
+ * (the entry block has one successor and adds 0).  A block with two or more
+ * successors is a decision point and adds succs - 1; a block with no
+ * successor (a noreturn call) adds -1.  Each decision point is charged to
+ * one of: "own" (written in the function), "macro" (its control statement
+ * comes from a macro definition; the outermost macro is named) or
+ * "sanitizer" (it leads to a sanitizer handler call).  A noreturn block
+ * that calls a sanitizer handler is charged to "sanitizer" too, so that
+ * M without "sanitizer" is the M of the uninstrumented function.
  */
 #include <fcntl.h>
 #include "kplug.h"
@@ -12,17 +27,103 @@ static const struct kplug_opt cyc_opts[] = {
 	  "append the report to FILE (one write per line) instead of stderr" },
 	{ "min", KPLUG_OPT_INT, "0", NULL, 0, INT_MAX,
 	  "report only functions with M >= N" },
+	{ "format", KPLUG_OPT_ENUM, "text", "text,jsonl", 0, 0,
+	  "text: the 2016 line; jsonl: one JSON object per function" },
+	{ "warn", KPLUG_OPT_INT, "0", NULL, 0, INT_MAX,
+	  "diagnose functions with M >= N at their location (0: off); "
+	  "without output= the report itself is then not printed" },
+	{ "severity", KPLUG_OPT_ENUM, "note", "note,warning,error", 0, 0,
+	  "kind of the warn= diagnostic: note never fails a -Werror build" },
+	{ "exclude-instrumentation", KPLUG_OPT_BOOL, "off", NULL, 0, 0,
+	  "leave sanitizer-added branches out of M" },
 	{ NULL, KPLUG_OPT_STR, NULL, NULL, 0, 0, NULL }
 };
 
+enum cyc_format { CYC_TEXT, CYC_JSONL };
+enum cyc_severity { CYC_NOTE, CYC_WARNING, CYC_ERROR };
+
 static struct {
-	int fd;
+	int fd;			/* -1: no report (warn only) */
 	long min;
+	long warn;
+	int format;
+	int severity;
+	bool exclude_instr;
+	char run[48];		/* this compilation: pid and start time */
 } cyc;
 
-static int cyc_edges_minus_nodes(function *fn)
+/* The parts of M; M = 1 + own + macro + sanitizer + noreturn. */
+struct cyc_parts {
+	int own;
+	int macro;
+	int sanitizer;
+	int noreturn;
+};
+
+#define CYC_MAX_MACROS	32
+
+/* Decision points charged to each (outermost) macro. */
+struct cyc_macros {
+	int n;
+	const char *name[CYC_MAX_MACROS];
+	int count[CYC_MAX_MACROS];
+	int other;		/* beyond CYC_MAX_MACROS distinct names */
+};
+
+/* A growing line buffer. */
+struct cyc_buf {
+	char *s;
+	size_t len, size;
+};
+
+static void buf_add(struct cyc_buf *b, const char *s, size_t n)
 {
-	return n_edges_for_fn(fn) - n_basic_blocks_for_fn(fn);
+	if (b->len + n + 1 > b->size) {
+		b->size = (b->len + n + 1) * 2;
+		b->s = (char *)xrealloc(b->s, b->size);
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void buf_str(struct cyc_buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+static void buf_printf(struct cyc_buf *b, const char *fmt, ...) ATTRIBUTE_PRINTF_2;
+
+static void buf_printf(struct cyc_buf *b, const char *fmt, ...)
+{
+	char tmp[128];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	buf_add(b, tmp, MIN((size_t)n, sizeof(tmp) - 1));
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void buf_json_str(struct cyc_buf *b, const char *s)
+{
+	buf_add(b, "\"", 1);
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\') {
+			char esc[2] = { '\\', (char)c };
+
+			buf_add(b, esc, 2);
+		} else if (c < 0x20) {
+			buf_printf(b, "\\u%04x", c);
+		} else {
+			buf_add(b, (const char *)&c, 1);
+		}
+	}
+	buf_add(b, "\"", 1);
 }
 
 /* Write the whole line at once: parallel compiles share one file. */
@@ -43,19 +144,295 @@ static void cyc_emit(const char *line, size_t len)
 	}
 }
 
+/* Is DECL a sanitizer runtime entry point (__ubsan_handle_*, ...)? */
+static bool cyc_sanitizer_fn(tree decl)
+{
+	static const char *const prefixes[] = {
+		"__ubsan_", "__asan_", "__sanitizer_", "__tsan_", "__hwasan_",
+		"__kasan_", "__msan_",
+	};
+	const char *name;
+	size_t i;
+
+	if (!decl || !DECL_NAME(decl))
+		return false;
+	name = IDENTIFIER_POINTER(DECL_NAME(decl));
+	if (!strncmp(name, "__builtin_", 10))
+		name += 10;
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/* Does BB call a sanitizer handler? */
+static bool cyc_sanitizer_block(basic_block bb)
+{
+	gimple_stmt_iterator gsi;
+
+	for (gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+		gimple *stmt = gsi_stmt(gsi);
+
+		if (is_gimple_call(stmt) && cyc_sanitizer_fn(gimple_call_fndecl(stmt)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A decision point is instrumentation when it branches to a sanitizer
+ * handler, directly or through further decisions of the same check (a
+ * block holding only a condition, with the same location).
+ */
+static bool cyc_sanitizer_decision(basic_block bb, location_t loc, int depth)
+{
+	edge e;
+	edge_iterator ei;
+
+	FOR_EACH_EDGE(e, ei, bb->succs) {
+		basic_block s = e->dest;
+		gimple *last;
+
+		if (s == EXIT_BLOCK_PTR_FOR_FN(cfun))
+			continue;
+		if (cyc_sanitizer_block(s))
+			return true;
+		if (depth >= 4 || EDGE_COUNT(s->succs) < 2 ||
+		    !single_pred_p(s))
+			continue;
+		last = last_stmt(s);
+		if (last && gimple_code(last) == GIMPLE_COND &&
+		    gimple_location(last) == loc &&
+		    cyc_sanitizer_decision(s, loc, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+/* A noreturn block that is a sanitizer's: not __builtin_unreachable's stand-in. */
+static bool cyc_sanitizer_noreturn(basic_block bb)
+{
+	gimple_stmt_iterator gsi;
+
+	for (gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+		gimple *stmt = gsi_stmt(gsi);
+		tree decl;
+
+		if (!is_gimple_call(stmt))
+			continue;
+		decl = gimple_call_fndecl(stmt);
+		if (cyc_sanitizer_fn(decl) &&
+		    !strstr(IDENTIFIER_POINTER(DECL_NAME(decl)), "builtin_unreachable"))
+			return true;
+	}
+	return false;
+}
+
+/* The location of the statement that ends BB (its branch), or any location in it. */
+static location_t cyc_block_location(basic_block bb)
+{
+	gimple_stmt_iterator gsi;
+
+	for (gsi = gsi_last_bb(bb); !gsi_end_p(gsi); gsi_prev(&gsi)) {
+		location_t loc = gimple_location(gsi_stmt(gsi));
+
+		if (!is_gimple_debug(gsi_stmt(gsi)) && loc != UNKNOWN_LOCATION)
+			return loc;
+	}
+	return UNKNOWN_LOCATION;
+}
+
+/*
+ * The outermost macro whose expansion LOC belongs to, or NULL when LOC was
+ * written in the function itself (macro arguments count as written there).
+ */
+static const char *cyc_macro_of(location_t loc)
+{
+	const char *name = NULL;
+	const line_map *map;
+
+	if (loc == UNKNOWN_LOCATION || !from_macro_definition_at(loc))
+		return NULL;
+	while (linemap_location_from_macro_expansion_p(line_table, loc)) {
+		map = linemap_lookup(line_table, loc);
+		if (!map || !linemap_macro_expansion_map_p(map))
+			break;
+		name = linemap_map_get_macro_name(linemap_check_macro(map));
+		loc = linemap_unwind_toward_expansion(line_table, loc, &map);
+	}
+	return name;
+}
+
+static void cyc_count_macro(struct cyc_macros *m, const char *name, int n)
+{
+	int i;
+
+	for (i = 0; i < m->n; i++) {
+		if (!strcmp(m->name[i], name)) {
+			m->count[i] += n;
+			return;
+		}
+	}
+	if (m->n == CYC_MAX_MACROS) {
+		m->other += n;
+		return;
+	}
+	m->name[m->n] = name;
+	m->count[m->n++] = n;
+}
+
+static void cyc_classify(basic_block bb, struct cyc_parts *p,
+			 struct cyc_macros *m)
+{
+	int n = (int)EDGE_COUNT(bb->succs) - 1;
+	location_t loc;
+	const char *macro;
+
+	if (n < 0) {
+		if (cyc_sanitizer_noreturn(bb))
+			p->sanitizer += n;
+		else
+			p->noreturn += n;
+		return;
+	}
+	if (!n)
+		return;
+	loc = cyc_block_location(bb);
+	if (cyc_sanitizer_decision(bb, loc, 0)) {
+		p->sanitizer += n;
+		return;
+	}
+	macro = cyc_macro_of(loc);
+	if (!macro) {
+		p->own += n;
+		return;
+	}
+	p->macro += n;
+	cyc_count_macro(m, macro, n);
+}
+
+static void cyc_decompose(function *fn, struct cyc_parts *p,
+			  struct cyc_macros *m)
+{
+	basic_block bb;
+
+	memset(p, 0, sizeof(*p));
+	memset(m, 0, sizeof(*m));
+	FOR_ALL_BB_FN(bb, fn)
+		if (bb != EXIT_BLOCK_PTR_FOR_FN(fn))
+			cyc_classify(bb, p, m);
+}
+
+static bool cyc_inline_header(tree decl)
+{
+	const char *file = DECL_SOURCE_FILE(decl);
+	size_t len = file ? strlen(file) : 0;
+
+	if (len >= 2 && !strcmp(file + len - 2, ".h"))
+		return true;
+	return file && main_input_filename && strcmp(file, main_input_filename);
+}
+
+static const char *cyc_opt_level(tree decl, char *buf, size_t len)
+{
+	if (opt_for_fn(decl, optimize_debug))
+		return "Og";
+	if (opt_for_fn(decl, optimize_fast))
+		return "Ofast";
+	if (opt_for_fn(decl, optimize_size))
+		return "Os";
+	snprintf(buf, len, "O%d", (int)opt_for_fn(decl, optimize));
+	return buf;
+}
+
+static void cyc_json_macros(struct cyc_buf *b, const struct cyc_macros *m)
+{
+	int i;
+
+	buf_str(b, ",\"macros\":{");
+	for (i = 0; i < m->n; i++) {
+		if (i)
+			buf_add(b, ",", 1);
+		buf_json_str(b, m->name[i]);
+		buf_printf(b, ":%d", m->count[i]);
+	}
+	if (m->other)
+		buf_printf(b, "%s\"(other)\":%d", m->n ? "," : "", m->other);
+	buf_add(b, "}", 1);
+}
+
+static void cyc_json(struct cyc_buf *b, function *fn, int complexity,
+		     const struct cyc_parts *p, const struct cyc_macros *m)
+{
+	expanded_location xloc = expand_location(DECL_SOURCE_LOCATION(fn->decl));
+	int sanitizer = cyc.exclude_instr ? 0 : p->sanitizer;
+	char opt[16];
+
+	buf_str(b, "{\"file\":");
+	buf_json_str(b, xloc.file);
+	buf_printf(b, ",\"line\":%d,\"function\":", xloc.line);
+	buf_json_str(b, IDENTIFIER_POINTER(DECL_NAME(fn->decl)));
+	buf_printf(b, ",\"M\":%d,\"parts\":{\"base\":1,\"own\":%d,\"macro\":%d,"
+		   "\"sanitizer\":%d,\"noreturn\":%d}", complexity, p->own,
+		   p->macro, sanitizer, p->noreturn);
+	if (cyc.exclude_instr)
+		buf_printf(b, ",\"excluded_sanitizer\":%d", p->sanitizer);
+	cyc_json_macros(b, m);
+	buf_printf(b, ",\"inline_header\":%s,\"tu\":",
+		   cyc_inline_header(fn->decl) ? "true" : "false");
+	buf_json_str(b, main_input_filename);
+	buf_printf(b, ",\"run\":\"%s\",\"gcc\":", cyc.run);
+	buf_json_str(b, version_string);
+	buf_str(b, ",\"opt\":");
+	buf_json_str(b, cyc_opt_level(fn->decl, opt, sizeof(opt)));
+	buf_str(b, "}\n");
+}
+
+static void cyc_warn(function *fn, int complexity)
+{
+	location_t loc = DECL_SOURCE_LOCATION(fn->decl);
+	const char *name = IDENTIFIER_POINTER(DECL_NAME(fn->decl));
+	const char *fmt = "kplug: function %qs has cyclomatic complexity %d (>= %ld)";
+
+	switch (cyc.severity) {
+	case CYC_ERROR:
+		error_at(loc, fmt, name, complexity, cyc.warn);
+		break;
+	case CYC_WARNING:
+		warning_at(loc, 0, fmt, name, complexity, cyc.warn);
+		break;
+	default:
+		inform(loc, fmt, name, complexity, cyc.warn);
+		break;
+	}
+}
+
 static unsigned int cyc_execute(function *fn)
 {
-	int complexity = cyc_edges_minus_nodes(fn) + 2;
-	expanded_location xloc;
-	char *line;
+	int complexity = n_edges_for_fn(fn) - n_basic_blocks_for_fn(fn) + 2;
+	struct cyc_parts parts;
+	struct cyc_macros macros;
+	struct cyc_buf line = { NULL, 0, 0 };
 
-	if (complexity < cyc.min)
+	if (cyc.format == CYC_JSONL || cyc.exclude_instr)
+		cyc_decompose(fn, &parts, &macros);
+	if (cyc.exclude_instr)
+		complexity -= parts.sanitizer;
+	if (cyc.warn && complexity >= cyc.warn)
+		cyc_warn(fn, complexity);
+	if (complexity < cyc.min || cyc.fd < 0)
 		return 0;
-	xloc = expand_location(DECL_SOURCE_LOCATION(fn->decl));
-	line = xasprintf("Cyclomatic Complexity %d %s:%s\n", complexity,
-			 xloc.file, IDENTIFIER_POINTER(DECL_NAME(fn->decl)));
-	cyc_emit(line, strlen(line));
-	free(line);
+	if (cyc.format == CYC_JSONL) {
+		cyc_json(&line, fn, complexity, &parts, &macros);
+	} else {
+		expanded_location xloc = expand_location(DECL_SOURCE_LOCATION(fn->decl));
+
+		line.s = xasprintf("Cyclomatic Complexity %d %s:%s\n", complexity,
+				   xloc.file, IDENTIFIER_POINTER(DECL_NAME(fn->decl)));
+		line.len = strlen(line.s);
+	}
+	cyc_emit(line.s, line.len);
+	free(line.s);
 	return 0;
 }
 
@@ -89,7 +466,8 @@ static int cyc_open_output(const struct kplug_ctx *ctx)
 	const char *path = kplug_str(ctx, "output");
 
 	if (!path) {
-		cyc.fd = STDERR_FILENO;
+		/* warn= alone: the diagnostics replace the stderr report */
+		cyc.fd = cyc.warn ? -1 : STDERR_FILENO;
 		return 0;
 	}
 	cyc.fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -104,8 +482,16 @@ static int cyc_open_output(const struct kplug_ctx *ctx)
 static int cyc_setup(const struct kplug_ctx *ctx)
 {
 	cyc.min = kplug_int(ctx, "min");
+	cyc.warn = kplug_int(ctx, "warn");
+	cyc.format = (int)kplug_config_enum(ctx->cfg, ctx->index, "format");
+	cyc.severity = (int)kplug_config_enum(ctx->cfg, ctx->index, "severity");
+	cyc.exclude_instr = kplug_config_bool(ctx->cfg, ctx->index,
+					      "exclude-instrumentation");
 	if (cyc_open_output(ctx))
 		return -1;
+	/* lets kplug-report drop the records of an earlier compile of this TU */
+	snprintf(cyc.run, sizeof(cyc.run), "%lx-%lx", (unsigned long)getpid(),
+		 (unsigned long)time(NULL));
 	kplug_register_pass(ctx, new cyc_pass(g), "ssa", 1,
 			    PASS_POS_INSERT_AFTER);
 	return 0;
