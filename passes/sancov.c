@@ -201,8 +201,10 @@ static tree sancov_convert(gimple_seq *seq, tree type, tree op)
 static void sancov_comparison(gimple_stmt_iterator *gsi, tree lhs, tree rhs)
 {
 	tree type = TREE_TYPE(lhs), to_type = NULL_TREE;
-	bool with_const = is_gimple_min_invariant(lhs) ^
-			  is_gimple_min_invariant(rhs);
+	/* only integers have const variants; floats keep operand order */
+	bool with_const = INTEGRAL_TYPE_P(type) &&
+			  (is_gimple_min_invariant(lhs) ^
+			   is_gimple_min_invariant(rhs));
 	enum sancov_fn fn = sancov_cmp_fn(type, with_const, &to_type);
 	gimple_seq seq = NULL;
 
