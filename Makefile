@@ -53,7 +53,7 @@ HEADERS		:= $(wildcard *.h passes/*.h compat/*.h config/*.h)
 
 TOOLS		:= $(patsubst tools/%.c,tools/%,$(wildcard tools/*.c))
 
-.PHONY: FORCE all plugin tools install uninstall deps ensure-deps check check-quick clean prereqs example
+.PHONY: FORCE all plugin tools install uninstall deps ensure-deps check check-quick clean prereqs example torture fuzz
 
 all: plugin tools
 
@@ -126,3 +126,19 @@ example: ensure-deps
 
 clean:
 	rm -rf build kplug.so kplug.so.build $(TOOLS)
+
+# Hardening (docs/hardening.md).  torture: GCC's C torture suite with every
+# kplug pass on, a seeded sample per level (-O0 -O1 -O2 -Os -O3, -g
+# -fcompare-debug), on GCC 12 and GCC 11; fails on any ICE, compare-debug or
+# kplug-only failure.  fuzz: each libFuzzer harness for FUZZ_SECONDS.
+TORTURE_SAMPLE	?= 1200
+TORTURE_SAMPLE11 ?= 600
+FUZZ_SECONDS	?= 600
+
+torture: all
+	tests/torture.sh --sample $(TORTURE_SAMPLE) --seed 1
+	$(MAKE) --no-print-directory CC=gcc-11 KPLUG_SO=build/gcc11/kplug.so plugin
+	tests/torture.sh --cc gcc-11 --plugin build/gcc11/kplug.so --sample $(TORTURE_SAMPLE11) --seed 2
+
+fuzz:
+	$(MAKE) -C tests/fuzz run SECONDS=$(FUZZ_SECONDS)
