@@ -1,0 +1,149 @@
+# sancov: the same instrumentation as native -fsanitize-coverage, the kcov
+# ABI, never a tail call, excluded functions, -g neutrality, bad input.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/sancov/common.sh"
+T=$(mktemp -d "$OUT/sancov.XXXXXX")
+S=$SANCOV_DIR
+CMP="-fplugin-arg-kplug-sancov-trace=pc,cmp"
+
+SO11=$(sancov_so11) || SO11=
+[ -n "$SO11" ]; ok $? "kplug.so builds for gcc-11 too"
+compilers="gcc:$KPLUG"
+[ -n "$SO11" ] && compilers="$compilers gcc-11:$SO11"
+
+# ---- same blocks, same comparisons as native, at every level ----
+for pair in $compilers; do
+	cc=${pair%%:*} so=${pair#*:}
+	for opt in -O0 -Og -Os -O2 -O3; do
+		for f in tail.c attrs.c abi.c; do
+			# native instruments .noinstr.text functions too
+			is "$(callbacks $cc "$so" $opt "$S/$f" $CMP -fplugin-arg-kplug-sancov-float=on)" \
+				"$(callbacks $cc native $opt "$S/$f" | grep -v '^skip_noinstr trace_')" \
+				"$cc $opt $f: per-function callbacks equal native"
+		done
+	done
+done
+is "$(callbacks gcc "$KPLUG" -O2 "$S/abi.c" | awk '$2 != "-" && $2 != "trace_pc"')" "" \
+	"default trace=pc: no comparison callbacks"
+is "$(callbacks gcc "$KPLUG" -O2 "$S/abi.c" $CMP | grep -c 'trace_cmp[fd]')" 0 \
+	"trace=pc,cmp: no float callbacks by default"
+is "$(callbacks gcc "$KPLUG" -O2 "$S/abi.c" $CMP -fplugin-arg-kplug-sancov-float=on |
+	grep -c 'trace_cmp[fd]')" 2 "float=on: cmpf and cmpd"
+
+# GCC's own pass runs but adds nothing: every callback is kplug's.
+gcc -O2 -c "$S/tail.c" -o "$T/n.o" -fplugin="$KPLUG" $KSANCOV $CMP \
+	-fdump-tree-sancov="$T/native-pass.txt" -fdump-tree-optimized="$T/opt.txt"
+is "$(grep -c __sanitizer_cov "$T/native-pass.txt")" 0 "GCC's sancov pass adds no callback"
+[ "$(grep -c __sanitizer_cov "$T/opt.txt")" -gt 10 ]; ok $? "kplug's pass adds them"
+
+# ---- the kcov ABI, observed at run time ----
+gcc -O2 -w -c "$S/abi-rt.c" -o "$T/rt.o"
+cat > "$T/abi.expected" <<'END'
+const_cmp1 7 5
+const_cmp2 65237 65236
+cmp4 70000 9
+const_cmp8 0 18446744068709551616
+const_cmp4 100000 70000
+switch 70000 count=5 bits=32 values=-8,1,5,7,42
+switch 6 count=5 bits=32 values=-8,1,5,7,42
+switch 122 count=3 bits=32 values=97,122,200
+END
+gcc -O0 -c "$S/abi.c" -o "$T/abi.o" -fplugin="$KPLUG" $KSANCOV $CMP && gcc "$T/abi.o" "$T/rt.o" -o "$T/abi"
+is "$("$T/abi")" "$(cat "$T/abi.expected")" \
+	"-O0 run: const operand first, cmp sizes, switch table [count, bits, values]"
+for pair in $compilers; do
+	cc=${pair%%:*} so=${pair#*:}
+	for opt in -O0 -Og -Os -O2; do
+		$cc $opt -c "$S/abi.c" -o "$T/n.o" -fsanitize-coverage=trace-pc,trace-cmp &&
+		gcc "$T/n.o" "$T/rt.o" -o "$T/n" &&
+		$cc $opt -c "$S/abi.c" -o "$T/k.o" -fplugin="$so" $KSANCOV $CMP \
+			-fplugin-arg-kplug-sancov-float=on &&
+		gcc "$T/k.o" "$T/rt.o" -o "$T/k"
+		is "$("$T/k")" "$("$T/n")" "$cc $opt run: the same callbacks and operands as native"
+	done
+done
+
+# ---- never tail-called ----
+for pair in $compilers; do
+	cc=${pair%%:*} so=${pair#*:}
+	for opt in -O2 -Os -O3; do
+		$cc $opt -c "$S/tail.c" -o "$T/n.o" -fsanitize-coverage=trace-pc,trace-cmp
+		$cc $opt -c "$S/tail.c" -o "$T/k.o" -fplugin="$so" $KSANCOV $CMP
+		$cc $opt -c "$S/tail.c" -o "$T/t.o" -fplugin="$so" $KSANCOV $CMP \
+			-fplugin-arg-kplug-sancov-tailcall=on
+		read -r nj nc <<< "$(jumps "$T/n.o")"
+		read -r kj kc <<< "$(jumps "$T/k.o")"
+		[ "$nj" -gt 0 ]; ok $? "$cc $opt: native tail-calls callbacks ($nj jmp)"
+		is "$kj $kc" "0 $((nj + nc))" "$cc $opt: kplug has no jmp, only calls"
+		cmp -s <(objdump -d "$T/n.o" | tail -n +3) <(objdump -d "$T/t.o" | tail -n +3)
+		ok $? "$cc $opt: tailcall=on gives native's exact code"
+	done
+done
+
+# ---- what is never instrumented ----
+out=$(callbacks gcc "$KPLUG" -O2 "$S/attrs.c" -DHAVE_NSC $CMP)
+is "$(echo "$out" | awk '$1 ~ /^skip_(attr|noinstr)/ && $2 != "-"')" "" \
+	"gcc 12: no_sanitize_coverage and .noinstr.text functions get nothing"
+echo "$out" | grep -q '^cov_plain trace_pc 3$'; ok $? "gcc 12: plain function instrumented"
+echo "$out" | grep -q '^skip_noinstr -'; ok $? "gcc 12: the .noinstr.text function was compiled"
+is "$out" "$(callbacks gcc native -O2 "$S/attrs.c" -DHAVE_NSC |
+	grep -v '^skip_noinstr trace_')" "gcc 12: otherwise exactly native (native instruments noinstr)"
+if [ -n "$SO11" ]; then
+	out=$(callbacks gcc-11 "$SO11" -O2 "$S/attrs.c")
+	is "$(echo "$out" | awk '$1 == "skip_noinstr" && $2 != "-"')" "" \
+		"gcc 11: .noinstr.text functions get nothing"
+else
+	skip "no gcc-11"
+fi
+
+# ---- -g changes nothing ----
+for opt in -O0 -Og -Os -O2; do
+	for f in tail.c abi.c "$(gcc_source)/gcc/testsuite/gcc.c-torture/execute/20000422-1.c"; do
+		[ "${f#/}" = "$f" ] && f=$S/$f
+		gcc $opt -g -fcompare-debug -w -c "$f" -o "$T/cd.o" -fplugin="$KPLUG" $KSANCOV $CMP
+		ok $? "-fcompare-debug $opt $(basename "$f")"
+	done
+	is "$(callbacks gcc "$KPLUG" $opt "$S/tail.c" $CMP -g)" \
+		"$(callbacks gcc "$KPLUG" $opt "$S/tail.c" $CMP)" "$opt: -g gives the same callbacks"
+done
+
+# ---- the cached declarations survive garbage collection ----
+gcc -O2 -c "$S/abi.c" -o "$T/gc.o" -fplugin="$KPLUG" $KSANCOV $CMP \
+	--param ggc-min-expand=0 --param ggc-min-heapsize=0
+ok $? "collection at every opportunity: no crash"
+is "$(jumps "$T/gc.o")" "$(gcc -O2 -c "$S/abi.c" -o "$T/nogc.o" -fplugin="$KPLUG" $KSANCOV $CMP &&
+	jumps "$T/nogc.o")" "collection at every opportunity: same instrumentation"
+
+# ---- ini ----
+printf '[kplug]\nenable = sancov\n[sancov]\ntrace = pc, cmp\n' > "$T/p.ini"
+is "$(callbacks gcc "$KPLUG" -O2 "$S/abi.c" -fplugin-arg-kplug-config="$T/p.ini")" \
+	"$(callbacks gcc "$KPLUG" -O2 "$S/abi.c" $CMP)" "ini [sancov] trace = pc, cmp"
+
+# ---- bad input: one kplug line, non-zero exit ----
+bad() {	# bad DESCRIPTION EXPECTED-LINE ARGS...
+	local what=$1 want=$2 err rc
+	shift 2
+	err=$(cd "$T" && gcc -O2 -c "$S/tail.c" -o bad.o -fplugin="$KPLUG" "$@" 2>&1)
+	rc=$?
+	is "$err" "$want" "$what: one line"
+	[ "$rc" -ne 0 ]; ok $? "$what: exit status $rc"
+}
+printf 'src:*\n# comment\nfun:ok\nfun ok\n' > "$T/bad.list"
+bad "unknown trace mode" \
+	"cc1: error: kplug: -fplugin-arg-kplug-sancov-trace=pc,edge: unknown value 'edge' for 'sancov-trace' (expected pc,cmp)" \
+	$KSANCOV -fplugin-arg-kplug-sancov-trace=pc,edge
+bad "unreadable list" \
+	"cc1: error: kplug: missing.list: cannot read list: No such file or directory" \
+	$KSANCOV -fplugin-arg-kplug-sancov-allow=missing.list
+bad "malformed list line" \
+	"cc1: error: kplug: bad.list:4: malformed line 'fun ok' (expected src:GLOB or fun:GLOB)" \
+	$KSANCOV -fplugin-arg-kplug-sancov-ignore=bad.list
+bad "bad inline glob" \
+	"cc1: error: kplug: -fplugin-arg-kplug-sancov-ignore-fun=a,b[: fun glob 'b[' has an unclosed '['" \
+	$KSANCOV -fplugin-arg-kplug-sancov-ignore-fun=a,b[
+bad "native flag as well" \
+	"cc1: error: kplug: sancov: -fsanitize-coverage is given too; use either native coverage or kplug's sancov, not both" \
+	$KSANCOV -fsanitize-coverage=trace-pc
+
+rm -rf "$T"
+done_testing
