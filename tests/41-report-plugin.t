@@ -1,0 +1,140 @@
+# cyc_complexity for build robots: format=jsonl and the decomposition of M,
+# warn= diagnostics and their severity, exclude-instrumentation.
+. "$(dirname "$0")/lib.sh"
+FIX=$TOP/tests/report
+T=$(mktemp -d "$OUT/report-plugin.XXXXXX")
+P=-fplugin-arg-kplug-cyc_complexity
+cyc() { kgcc -c -o /dev/null -fplugin-arg-kplug-enable=cyc_complexity "$@"; }
+# M per function from text lines on stdin: "fn M" sorted
+text_m() { sed -n 's/^Cyclomatic Complexity \([0-9]*\) .*:\(.*\)$/\2 \1/p' | sort; }
+# "fn M" sorted from JSON Lines on stdin
+json_m() { python3 -c 'import json,sys; [print(json.loads(l)["function"], json.loads(l)["M"]) for l in sys.stdin]' | sort; }
+
+# ---- JSON Lines records ----
+cyc -O2 "$FIX/macros.c" $P-format=jsonl 2> "$T/macros.jsonl"
+ok $? "format=jsonl compiles"
+python3 - "$T/macros.jsonl" "$FIX/macros.expect" "$(gcc -dumpfullversion)" > "$T/check" 2>&1 <<'EOF'
+import json, sys
+recs = {}
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    assert sum(r["parts"].values()) == r["M"], ("parts", r)
+    assert sum(r["macros"].values()) == r["parts"]["macro"], ("macros", r)
+    assert r["gcc"] == sys.argv[3] and r["opt"] == "O2" and r["tu"].endswith("macros.c")
+    assert r["inline_header"] == r["file"].endswith("report.h")
+    recs[r["function"]] = r
+for line in open(sys.argv[2]):
+    if line.startswith("#"):
+        continue
+    fn, m, own, macro, san, noret, macros = line.split()
+    r = recs.pop(fn)
+    p = r["parts"]
+    got = (r["M"], p["own"], p["macro"], p["sanitizer"], p["noreturn"])
+    want = tuple(map(int, (m, own, macro, san, noret)))
+    assert got == want, (fn, got, want)
+    want_macros = {} if macros == "-" else {k: int(v) for k, v in (x.split("=") for x in macros.split(","))}
+    assert r["macros"] == want_macros, (fn, r["macros"], want_macros)
+assert not recs, recs
+print("ok")
+EOF
+is "$(cat "$T/check")" ok "records match macros.expect: own, macro (outermost macro names), noreturn"
+for o in O0 O2 Os; do
+	is "$(cyc -$o "$FIX/macros.c" $P-format=jsonl 2>&1 | json_m)" \
+		"$(cyc -$o "$FIX/macros.c" 2>&1 | text_m)" "-$o: M of every record equals the text line's M"
+done
+is "$(cyc -Og "$FIX/user2.c" $P-format=jsonl 2>&1 | grep -c '"opt":"Og"')" 2 "-O level recorded (Og)"
+cyc -O2 "$FIX/macros.c" $P-format=jsonl $P-min=4 2> "$T/min.jsonl"
+is "$(json_m < "$T/min.jsonl" | tr '\n' ' ')" "macro_argument 4 own_only 4 with_noreturn 4 " "min= filters JSON records too"
+cyc -O2 "$FIX/macros.c" $P-format=text 2> "$T/a"; cyc -O2 "$FIX/macros.c" 2> "$T/b"
+cmp -s "$T/a" "$T/b"; ok $? "format=text is the default line"
+
+# Parallel compiles append whole records to one file.
+for i in $(seq 1 16); do cp "$FIX/macros.c" "$T/p$i.c"; echo "$T/p$i.c"; done |
+	xargs -P 8 -I{} gcc -fplugin="$KPLUG" -I"$FIX" -O2 -c {} -o /dev/null \
+		-fplugin-arg-kplug-enable=cyc_complexity $P-format=jsonl $P-output="$T/par.jsonl"
+is "$(wc -l < "$T/par.jsonl")" 96 "16 parallel compiles: 96 records"
+python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/par.jsonl"
+ok $? "every record parses"
+
+# ---- exclude-instrumentation ----
+for san in shift,integer-divide-by-zero undefined; do
+	plain=$(cyc -O2 "$FIX/sanitize.c" 2>&1 | text_m)
+	on=$(cyc -O2 "$FIX/sanitize.c" -fsanitize=$san $P-exclude-instrumentation=on 2>&1 | text_m)
+	off=$(cyc -O2 "$FIX/sanitize.c" -fsanitize=$san 2>&1 | text_m)
+	ok $([ "$on" != "$off" ]; echo $?) "-fsanitize=$san changes M ($(echo $off | tr '\n' ' '))"
+	is "$on" "$plain" "-fsanitize=$san with exclude-instrumentation=on: M of the uninstrumented build"
+	cyc -O2 "$FIX/sanitize.c" -fsanitize=$san $P-format=jsonl 2> "$T/san.jsonl"
+	python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    assert sum(r["parts"].values()) == r["M"]
+    assert (r["parts"]["sanitizer"] > 0) == (r["function"] != "no_instrumentation"), r
+' "$T/san.jsonl"
+	ok $? "  jsonl: sanitizer decisions counted where the checks are"
+done
+cyc -O2 "$FIX/sanitize.c" -fsanitize=shift $P-format=jsonl $P-exclude-instrumentation=on 2> "$T/ex.jsonl"
+python3 -c '
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+assert all(x["parts"]["sanitizer"] == 0 and sum(x["parts"].values()) == x["M"] for x in r)
+assert [x["excluded_sanitizer"] for x in r] == [2, 1, 0], r
+' "$T/ex.jsonl"
+ok $? "exclude-instrumentation=on: parts still sum to M, excluded_sanitizer says how many"
+
+# On a GCC torture sample, excluding instrumentation gives the M of the
+# uninstrumented build for (almost) every function: -fsanitize=undefined
+# also changes how the front end folds a few expressions.
+if quick; then
+	skip "KPLUG_QUICK: torture sample skipped"
+else
+	tor=$(gcc_source)/gcc/testsuite/gcc.c-torture/execute
+	for f in $(ls "$tor"/*.c | awk 'NR % 8 == 1'); do
+		timeout 30 gcc -fplugin="$KPLUG" -O2 -w -c "$f" -o /dev/null -fplugin-arg-kplug-enable=cyc_complexity \
+			$P-format=jsonl $P-output="$T/tor-plain.jsonl" 2>/dev/null || continue
+		timeout 30 gcc -fplugin="$KPLUG" -O2 -w -c "$f" -o /dev/null -fplugin-arg-kplug-enable=cyc_complexity \
+			-fsanitize=undefined $P-format=jsonl $P-exclude-instrumentation=on \
+			$P-output="$T/tor-san.jsonl" 2>/dev/null
+	done
+	python3 - "$T/tor-plain.jsonl" "$T/tor-san.jsonl" > "$T/tor" <<'EOF'
+import json, sys
+def load(p):
+    return {(r["tu"], r["function"], r["line"]): r for r in map(json.loads, open(p))}
+a, b = load(sys.argv[1]), load(sys.argv[2])
+inst = [k for k in b if b[k]["excluded_sanitizer"]]
+same = [k for k in inst if k in a and a[k]["M"] == b[k]["M"]]
+print(len(a), len(b), len(inst), len(same))
+EOF
+	read -r na nb ni ns < "$T/tor"
+	diag "torture sample: $na functions, $ni instrumented, $ns of them with M equal to the uninstrumented build"
+	ok $(( !(na == nb && ni > 30 && ns * 100 >= ni * 95) )) \
+		"torture: $ns/$ni instrumented functions get the uninstrumented M (>= 95%)"
+fi
+
+# ---- warn= and severity= ----
+cyc -O2 "$FIX/macros.c" $P-warn=4 -Werror 2> "$T/warn"
+ok $? "warn=4 (severity note) with -Werror: compiles"
+is "$(grep -c 'note: kplug: function .* has cyclomatic complexity' "$T/warn")" 3 "three notes (M >= 4)"
+grep -q "macros.c:4:5: note: kplug: function .own_only. has cyclomatic complexity 4 (>= 4)" "$T/warn"
+ok $? "note at the function's location"
+! grep -q '^Cyclomatic Complexity' "$T/warn"; ok $? "warn= without output=: no report spam on stderr"
+cyc -O2 "$FIX/macros.c" $P-warn=4 $P-format=jsonl $P-output="$T/w.jsonl" 2> /dev/null
+is "$(wc -l < "$T/w.jsonl")" 6 "warn= with output=: the report is still written"
+cyc -O2 "$FIX/macros.c" $P-warn=4 $P-severity=warning 2> "$T/warn"
+ok $? "severity=warning without -Werror: compiles"
+is "$(grep -c 'warning: kplug: function' "$T/warn")" 3 "  three warnings"
+cyc -O2 "$FIX/macros.c" $P-warn=4 $P-severity=warning -Werror 2> /dev/null
+is $? 1 "severity=warning with -Werror: fails"
+cyc -O2 "$FIX/macros.c" $P-warn=4 $P-severity=error 2> "$T/warn"
+is $? 1 "severity=error: fails"
+is "$(grep -c 'error: kplug: function' "$T/warn")" 3 "  three errors"
+is "$(cyc -O2 "$FIX/macros.c" $P-warn=5 2>&1)" "" "warn=5: nothing above, silent"
+
+# ---- bad option values: one "kplug: ..." line, non-zero exit ----
+for bad in format=xml severity=fatal warn=-1 warn=abc exclude-instrumentation=maybe; do
+	out=$(cyc -O2 "$FIX/user2.c" $P-$bad 2>&1); rc=$?
+	ok $(( !(rc != 0 && $(echo "$out" | wc -l) == 1) )) "bad $bad: fails with one line"
+	echo "$out" | grep -q "kplug: .*${bad%%=*}"; ok $? "  the line names the option: $out"
+done
+rm -rf "$T"
+done_testing
