@@ -687,8 +687,10 @@ static char *absolute(const char *path)
 	char cwd[PATH_MAX];
 	char *abs;
 
-	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+	if (path[0] == '/')
 		abs = xstrdup(path);
+	else if (!getcwd(cwd, sizeof(cwd)))
+		abs = xasprintf("/%s", path);	/* cwd unknown: take "/" */
 	else
 		abs = xasprintf("%s/%s", cwd, path);
 	normalize(abs);
