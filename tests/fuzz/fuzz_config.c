@@ -9,6 +9,7 @@
  *   "@PATH"      the translation unit path given to kplug_config_resolve()
  *   "KEY=VALUE"  kplug_config_add_arg(KEY, VALUE)
  *   "KEY"        kplug_config_add_arg(KEY, NULL)
+ *   "~"          resolve with the current directory deleted (getcwd() fails)
  * A "config" argument with a value loads the chunk-0 profile again (never a
  * path taken from the input: /dev/stdin would block the fuzzer).
  *
@@ -22,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config/kplug-config.h"
@@ -58,6 +61,20 @@ static const struct kplug_pass_info *const passes[] = {
 
 static int ini_fd = -1;
 static char ini_path[64];
+static int here_fd = -1, gone_fd = -1;
+
+/* A directory that no longer exists, kept open to fchdir() into it. */
+static void open_dirs(void)
+{
+	char tmpl[] = "/tmp/kplug-fuzz-cwd.XXXXXX";
+
+	here_fd = open(".", O_RDONLY | O_DIRECTORY);
+	if (here_fd < 0 || !mkdtemp(tmpl))
+		abort();
+	gone_fd = open(tmpl, O_RDONLY | O_DIRECTORY);
+	if (gone_fd < 0 || rmdir(tmpl))
+		abort();
+}
 
 static void check_error(const struct kplug_config *cfg, int ret)
 {
@@ -144,7 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *p = nul ? nul + 1 : end;
 	struct kplug_config *cfg;
 	char *input = NULL;
-	int ret;
+	int ret, gone = 0;
 
 	write_ini(data, nul ? (size_t)(nul - data) : size);
 	cfg = kplug_config_new(passes, NPASSES);
@@ -157,7 +174,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t len = (q ? q : end) - p;
 		char *chunk = strndup((const char *)p, len);
 
-		if (chunk[0] == '@') {
+		if (!strcmp(chunk, "~")) {
+			gone = 1;
+		} else if (chunk[0] == '@') {
 			free(input);
 			input = strdup(chunk + 1);
 		} else {
@@ -167,7 +186,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p += len + 1;
 	}
 	/* Resolve twice, for the input and for none: resolve must reset. */
+	if (gone) {
+		if (here_fd < 0)
+			open_dirs();
+		if (fchdir(gone_fd))
+			abort();
+	}
 	check_error(cfg, kplug_config_resolve(cfg, input ? input : "init/main.c"));
+	if (gone && fchdir(here_fd))
+		abort();
 	check_values(cfg);
 	if (input && kplug_config_match_path(cfg) == NULL)
 		abort();
