@@ -7,103 +7,131 @@
 # Compiles every FILE natively (-fsanitize-coverage=trace-pc,trace-cmp) and
 # with kplug (enable=sancov, sancov-trace=pc,cmp) at OPT, and compares per
 # function the number of call sites of each callback in the optimized tree
-# dump.  Files that native GCC cannot compile are dropped.  Float
-# comparisons (cmpf/cmpd) are left out of the comparison unless
+# dump (not the assembly: RTL passes duplicate and merge blocks later).
+# Files that native GCC cannot compile are dropped; kplug must compile all
+# the others.  Float comparisons (cmpf/cmpd) are left out unless
 # PARITY_FLOAT=1, which turns kplug's sancov-float on; without it kplug must
-# emit none.  Also counts callbacks reached by a jump (tail call) in the
-# objects: native's count is reported, kplug's must be 0.
-# Prints one summary line; exit status 0 only on full parity.
+# emit none.  Jumps (tail calls) to callbacks are counted in the objects:
+# native's count is reported, kplug's must be 0.  PARITY_KFLAGS adds kplug
+# flags (the self-test uses it to provoke differences).
+# Prints differences (at most 20) and one summary line; exit status 0 only
+# on full parity.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
-if [ "${1:-}" = "--one" ]; then
-	# worker: --one CC SO OPT WORKDIR FILE
-	cc=$2 so=$3 opt=$4 work=$5 f=$6
-	id=$(basename "${f%.c}")_$(printf '%s' "$f" | cksum | cut -d' ' -f1)
-	d=$work/$id
+one() {	# one CC SO OPT WORKDIR FILE
+	local cc=$1 so=$2 opt=$3 work=$4 f=$5 d kflags
+	d=$work/$(basename "${f%.c}")_$(printf '%s' "$f" | cksum | cut -d' ' -f1)
 	mkdir -p "$d"
 	kflags="-fplugin=$so -fplugin-arg-kplug-enable=sancov -fplugin-arg-kplug-sancov-trace=pc,cmp"
 	[ "${PARITY_FLOAT:-0}" = 1 ] && kflags="$kflags -fplugin-arg-kplug-sancov-float=on"
 	if ! $cc $opt -w -c "$f" -o "$d/n.o" -fdump-tree-optimized="$d/n.opt" \
 		-fsanitize-coverage=trace-pc,trace-cmp >/dev/null 2>&1; then
+		rm -f "$d"/*
 		echo "$f" > "$d/dropped"
-		exit 0
+		return
 	fi
 	if ! $cc $opt -w -c "$f" -o "$d/k.o" -fdump-tree-optimized="$d/k.opt" \
-		$kflags >"$d/k.err" 2>&1; then
+		$kflags ${PARITY_KFLAGS:-} >"$d/k.err" 2>&1; then
 		echo "$f" > "$d/kfail"
-		exit 0
+		return
 	fi
-	# no dump at all when the file defines no function
-	touch "$d/n.opt" "$d/k.opt"
-	perl "$here/count.pl" "$d/n.opt" > "$d/n.cnt"
-	perl "$here/count.pl" "$d/k.opt" > "$d/k.cnt"
-	for x in n k; do
-		objdump -dr --no-show-raw-insn "$d/$x.o" | awk '
-			/^ +[0-9a-f]+:\t/ { insn = $2 }
-			/R_[A-Z0-9_]+\t__sanitizer_cov_/ { if (insn ~ /^j/) j++ }
-			END { print j + 0 }' > "$d/$x.jmp"
-	done
-	rm -f "$d/n.o" "$d/k.o" "$d/n.opt" "$d/k.opt"
+	touch "$d/n.opt" "$d/k.opt"	# no dump when a file has no function
 	echo "$f" > "$d/file"
+}
+
+if [ "${1:-}" = "--batch" ]; then
+	shift
+	args=("$1" "$2" "$3" "$4")
+	shift 4
+	for f; do
+		one "${args[@]}" "$f"
+	done
 	exit 0
 fi
 
 [ $# -ge 5 ] || { echo "usage: parity.sh CC KPLUG_SO OPT WORKDIR FILE..." >&2; exit 2; }
 cc=$1 so=$2 opt=$3 work=$4
 shift 4
+case $so in /*) ;; *) so=$PWD/$so ;; esac
 rm -rf "$work"
 mkdir -p "$work"
-printf '%s\n' "$@" | xargs -d '\n' -P "${PARITY_JOBS:-2}" -n 1 \
-	nice bash "$0" --one "$cc" "$so" "$opt" "$work"
+printf '%s\n' "$@" | xargs -d '\n' -P "${PARITY_JOBS:-2}" -n 20 \
+	nice bash "$0" --batch "$cc" "$so" "$opt" "$work"
 
-perl -e '
-	my ($work, $float) = @ARGV;
-	my ($files, $dropped, $kfail, $fns, $bad, $njmp, $kjmp) = (0) x 7;
-	my (%ntot, %ktot, @diff);
-	for my $d (glob "$work/*") {
-		if (-e "$d/dropped") { $dropped++; next; }
-		if (-e "$d/kfail") {
-			$kfail++;
-			open my $f, "<", "$d/kfail"; my $n = <$f>; chomp $n;
-			push @diff, "kplug failed where native compiled: $n";
+# Jumps to callbacks, per side, in one objdump run each.
+jumps() {
+	find "$work" -name "$1.o" -print0 | xargs -0 -r objdump -dr --no-show-raw-insn |
+		awk '/^ +[0-9a-f]+:\t/ { insn = $2 }
+		     /R_[A-Z0-9_]+\t__sanitizer_cov_/ { if (insn ~ /^j/) j++ }
+		     END { print j + 0 }'
+}
+njmp=$(jumps n)
+kjmp=$(jumps k)
+
+perl - "$work" "${PARITY_FLOAT:-0}" "$njmp" "$kjmp" <<'PERL'
+use strict;
+use warnings;
+my ($work, $float, $njmp, $kjmp) = @ARGV;
+my ($files, $dropped, $fns, $bad, $kfloat) = (0) x 5;
+my (%tot, @diff);
+
+# FUNCTION => CALLBACK => count, from one optimized dump
+sub count {
+	my ($path) = @_;
+	my (%c, $fn);
+	open my $f, "<", $path or die "$path: $!";
+	while (<$f>) {
+		if (/^;; Function (\S+) /) {
+			$fn = $1;
+			$c{$fn} //= {};
 			next;
 		}
-		next unless -e "$d/file";
-		$files++;
-		my %c;
-		for my $x ("n", "k") {
-			open my $f, "<", "$d/$x.cnt" or die;
-			while (<$f>) {
-				my ($fn, $cb, $n) = split;
-				$c{$fn}{$x}{$cb} = $n;
-				next if $cb eq "-";
-				($x eq "n" ? $ntot{$cb} : $ktot{$cb}) += $n;
-			}
-			open $f, "<", "$d/$x.jmp" or die;
-			my $j = <$f>;
-			$x eq "n" ? ($njmp += $j) : ($kjmp += $j);
-		}
-		open my $f, "<", "$d/file"; my $name = <$f>; chomp $name;
-		for my $fn (sort keys %c) {
-			$fns++;
-			my %cb = (%{$c{$fn}{n} // {}}, %{$c{$fn}{k} // {}});
-			for my $cb (sort grep { $_ ne "-" } keys %cb) {
-				next if !$float && $cb =~ /^trace_cmp[fd]$/ &&
-					!($c{$fn}{k}{$cb} // 0);
-				my ($a, $b) = ($c{$fn}{n}{$cb} // 0, $c{$fn}{k}{$cb} // 0);
-				next if $a == $b;
-				$bad++;
-				push @diff, "$name: $fn: $cb native $a kplug $b";
-				last;
-			}
-		}
+		next unless defined $fn;
+		$c{$fn}{$1}++ while /(?:__builtin_)?__sanitizer_cov_(\w+) \(/g;
 	}
-	my $tot = join " ", map { "$_=" . ($ntot{$_} // 0) . "/" . ($ktot{$_} // 0) }
-		sort keys %{{ %ntot, %ktot }};
-	print "$_\n" for @diff[0 .. ($#diff < 19 ? $#diff : 19)];
-	printf "files %d (dropped %d, kplug failures %d) functions %d differing %d; " .
-	       "jmp to callbacks: native %d kplug %d; callbacks native/kplug: %s\n",
-	       $files, $dropped, $kfail, $fns, $bad, $njmp, $kjmp, $tot;
-	exit(($bad || $kfail || $kjmp || !$files) ? 1 : 0);
-' "$work" "${PARITY_FLOAT:-0}"
+	return \%c;
+}
+
+sub first_line { open my $f, "<", $_[0] or die; my $l = <$f>; chomp $l; $l }
+
+for my $d (sort glob "$work/*") {
+	if (-e "$d/dropped") { $dropped++; next; }
+	if (-e "$d/kfail") {
+		push @diff, "kplug failed where native compiled: " . first_line("$d/kfail");
+		$bad++;
+		next;
+	}
+	next unless -e "$d/file";
+	$files++;
+	my $name = first_line("$d/file");
+	my ($n, $k) = (count("$d/n.opt"), count("$d/k.opt"));
+	for my $fn (sort keys %{{ %$n, %$k }}) {
+		my ($nc, $kc) = ($n->{$fn} // {}, $k->{$fn} // {});
+		$fns++;
+		my $why;
+		for my $cb (sort keys %{{ %$nc, %$kc }}) {
+			my ($a, $b) = ($nc->{$cb} // 0, $kc->{$cb} // 0);
+			$tot{$cb}[0] += $a;
+			$tot{$cb}[1] += $b;
+			if ($cb =~ /^trace_cmp[fd]$/ && !$float) {
+				$kfloat += $b;
+				next;
+			}
+			$why //= "$cb native $a kplug $b" if $a != $b;
+		}
+		if (!exists $n->{$fn} || !exists $k->{$fn}) {
+			$why = "function only in " . (exists $n->{$fn} ? "native" : "kplug");
+		}
+		next unless $why;
+		$bad++;
+		push @diff, "$name: $fn: $why";
+	}
+}
+print "$_\n" for @diff[0 .. ($#diff < 19 ? $#diff : 19)];
+printf "files %d (dropped %d) functions %d differing %d; jmp to callbacks: native %d kplug %d; " .
+       "callbacks native/kplug: %s\n", $files, $dropped, $fns, $bad, $njmp, $kjmp,
+       join(" ", map { "$_=$tot{$_}[0]/$tot{$_}[1]" } sort keys %tot);
+print "kplug emitted $kfloat float callbacks without sancov-float\n" if $kfloat;
+exit(($bad || $kjmp || $kfloat || !$files) ? 1 : 0);
+PERL

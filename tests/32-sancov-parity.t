@@ -1,0 +1,66 @@
+# sancov parity with native -fsanitize-coverage=trace-pc,trace-cmp, per
+# function and callback, on GCC's sancov tests and 318 gcc.c-torture files
+# (every 11th of compile/ and execute/, sorted), at -O0 and -O2 with GCC 12
+# and GCC 11, plus -Og and -Os with GCC 12 on a third of them.  Native's
+# tail-called callbacks are counted beside kplug's (always 0).
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/sancov/common.sh"
+W=$OUT/sancov-parity
+mkdir -p "$W"
+P=$SANCOV_DIR/parity.sh
+
+G=$(gcc_source)/gcc/testsuite
+ok $? "GCC 12 testsuite extracted"
+SANCOV_TESTS=("$G"/gcc.dg/sancov/*.c)
+[ ${#SANCOV_TESTS[@]} -ge 10 ]; ok $? "${#SANCOV_TESTS[@]} gcc.dg/sancov tests"
+mapfile -t TORTURE < <(ls "$G"/gcc.c-torture/compile/*.c "$G"/gcc.c-torture/execute/*.c |
+	LC_ALL=C sort | awk 'NR % 11 == 1')
+mapfile -t THIRD < <(printf '%s\n' "${TORTURE[@]}" | awk 'NR % 3 == 1')
+
+parity() {	# parity DESCRIPTION CC SO OPT MINFILES FILE...
+	local what=$1 cc=$2 so=$3 opt=$4 min=$5 out rc files
+	shift 5
+	out=$("$P" "$cc" "$so" "$opt" "$W/$cc$opt" "$@" 2>&1); rc=$?
+	diag "$cc $opt: $(echo "$out" | tail -1)"
+	[ $rc -eq 0 ] || diag "$(echo "$out" | head -20)"
+	ok $rc "$what"
+	files=$(echo "$out" | sed -n 's/^files \([0-9]*\) .*/\1/p' | tail -1)
+	[ "${files:-0}" -ge "$min" ]; ok $? "$cc $opt: ${files:-0} files compared (>= $min)"
+}
+
+# The checker itself: a kplug build that traces less must be caught.
+out=$(PARITY_KFLAGS=-fplugin-arg-kplug-sancov-trace=pc "$P" gcc "$KPLUG" -O2 "$W/self" \
+	"${SANCOV_TESTS[@]}" 2>&1)
+[ $? -ne 0 ] && echo "$out" | grep -q 'differing [1-9]'
+ok $? "checker reports functions that differ (kplug with trace=pc only)"
+out=$(PARITY_KFLAGS=-fplugin-arg-kplug-sancov-float=on "$P" gcc "$KPLUG" -O2 "$W/self" \
+	"${SANCOV_TESTS[@]}" 2>&1)
+[ $? -ne 0 ] && echo "$out" | grep -q 'float callbacks without sancov-float'
+ok $? "checker reports float callbacks kplug must not emit by default"
+
+if quick; then
+	parity "gcc.dg/sancov at -O2: every function equal" gcc "$KPLUG" -O2 10 "${SANCOV_TESTS[@]}"
+	skip "torture corpus (KPLUG_QUICK)"
+	done_testing
+fi
+
+SO11=$(sancov_so11)
+ok $? "kplug.so for gcc-11"
+for opt in -O0 -O2; do
+	parity "gcc 12 $opt: every function equal, no jmp" gcc "$KPLUG" $opt 300 \
+		"${SANCOV_TESTS[@]}" "${TORTURE[@]}"
+	if [ -n "$SO11" ]; then
+		parity "gcc 11 $opt: every function equal, no jmp" gcc-11 "$SO11" $opt 300 \
+			"${SANCOV_TESTS[@]}" "${TORTURE[@]}"
+	else
+		skip "gcc 11 $opt: no gcc-11 plugin"
+	fi
+done
+for opt in -Og -Os; do
+	parity "gcc 12 $opt: every function equal, no jmp" gcc "$KPLUG" $opt 100 \
+		"${SANCOV_TESTS[@]}" "${THIRD[@]}"
+done
+PARITY_FLOAT=1 parity "gcc 12 -O2 with sancov-float=on: cmpf/cmpd equal too" gcc "$KPLUG" -O2 100 \
+	"${SANCOV_TESTS[@]}" "${THIRD[@]}"
+rm -rf "$W"
+done_testing
