@@ -145,5 +145,13 @@ bad "native flag as well" \
 	"cc1: error: kplug: sancov: -fsanitize-coverage is given too; use either native coverage or kplug's sancov, not both" \
 	$KSANCOV -fsanitize-coverage=trace-pc
 
+# ---- the bundled coverage example ----
+out=$(KPLUG=$KPLUG "$TOP/example/coverage/run.sh" 2>&1); rc=$?
+ok $rc "example/coverage/run.sh runs"
+echo "$out" | grep -q '^covered 21 of 23 instrumented blocks'; ok $? "example: 21 of 23 blocks covered"
+is "$(echo "$out" | sed -n '/^not covered:/,/^tail/p' | sed '1d;$d' | xargs)" \
+	"classify_number: 29 classify_word: 39" "example: the odd-number and long-word lines are not covered"
+echo "$out" | grep -q 'kplug 0$'; ok $? "example: kplug's build has no tail-called callback"
+
 rm -rf "$T"
 done_testing
