@@ -10,10 +10,9 @@ text_m() { sed -n 's/^Cyclomatic Complexity \([0-9]*\) .*:\(.*\)$/\2 \1/p' | sor
 # "fn M" sorted from JSON Lines on stdin
 json_m() { python3 -c 'import json,sys; [print(json.loads(l)["function"], json.loads(l)["M"]) for l in sys.stdin]' | sort; }
 
-# ---- JSON Lines records ----
-cyc -O2 "$FIX/macros.c" $P-format=jsonl 2> "$T/macros.jsonl"
-ok $? "format=jsonl compiles"
-python3 - "$T/macros.jsonl" "$FIX/macros.expect" "$(gcc -dumpfullversion)" > "$T/check" 2>&1 <<'EOF'
+# check_expect JSONL GCC-VERSION: the records of macros.c match macros.expect
+check_expect() {
+	python3 - "$1" "$FIX/macros.expect" "$2" <<'EOF'
 import json, sys
 recs = {}
 for line in open(sys.argv[1]):
@@ -37,7 +36,21 @@ for line in open(sys.argv[2]):
 assert not recs, recs
 print("ok")
 EOF
-is "$(cat "$T/check")" ok "records match macros.expect: own, macro (outermost macro names), noreturn"
+}
+
+# ---- JSON Lines records ----
+cyc -O2 "$FIX/macros.c" $P-format=jsonl 2> "$T/macros.jsonl"
+ok $? "format=jsonl compiles"
+is "$(check_expect "$T/macros.jsonl" "$(gcc -dumpfullversion)" 2>&1)" ok \
+	"records match macros.expect: own, macro (outermost macro names), noreturn"
+if [ -f "$(gcc-11 -print-file-name=plugin 2>/dev/null)/include/plugin-version.h" ]; then
+	make -s -C "$TOP" CC=gcc-11 KPLUG_SO="$T/gcc-11/kplug.so" plugin >/dev/null 2>&1
+	gcc-11 -fplugin="$T/gcc-11/kplug.so" -O2 -c "$FIX/macros.c" -o /dev/null \
+		-fplugin-arg-kplug-enable=cyc_complexity $P-format=jsonl 2> "$T/macros11.jsonl"
+	is "$(check_expect "$T/macros11.jsonl" "$(gcc-11 -dumpfullversion)" 2>&1)" ok "GCC 11: the same records"
+else
+	skip "no GCC 11 plugin headers"
+fi
 for o in O0 O2 Os; do
 	is "$(cyc -$o "$FIX/macros.c" $P-format=jsonl 2>&1 | json_m)" \
 		"$(cyc -$o "$FIX/macros.c" 2>&1 | text_m)" "-$o: M of every record equals the text line's M"

@@ -143,6 +143,17 @@ for args in "bogus x" "top" "--format=xml top x" "--threshold=0 top x" "-n -1 to
 	is "$rc/$(wc -l < "$T/err")/$(grep -c '^kplug-report: ' "$T/err")" "2/1/1" "usage error '$args': one line, exit 2"
 done
 
+# Lines cross chunk boundaries everywhere with 7-byte chunks: same results.
+gcc -O2 -DCHUNK=7 -o "$T/tiny" "$TOP/tools/kplug-report.c" -lm
+cat "$FIX/base.jsonl" "$FIX/bad.jsonl" "$FIX/new.jsonl" > "$T/mixed.jsonl"
+same=0
+for cmd in top dirs macros hist; do
+	"$R" $cmd -n 0 "$T/mixed.jsonl" > "$T/a" 2>&1
+	"$T/tiny" $cmd -n 0 "$T/mixed.jsonl" > "$T/b" 2>&1
+	cmp -s "$T/a" "$T/b" && same=$((same + 1))
+done
+is "$same" 4 "7-byte read chunks (two threads, lines split across chunks): same output"
+
 # ---- a report the plugin writes ----
 rm -f "$T/plugin.jsonl"
 for f in macros user2 sanitize; do

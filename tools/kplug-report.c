@@ -31,6 +31,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -89,7 +90,7 @@ static struct {
 	size_t len, size;
 	uint32_t *off;		/* id -> offset in arena */
 	uint32_t n, cap;
-	uint32_t *slot;		/* hash slots: id + 1, 0 = empty */
+	uint64_t *slot;		/* hash slots, see SLOT() */
 	uint32_t nslot;
 } strs;
 
@@ -116,39 +117,64 @@ static const char *str_of(uint32_t id)
 	return strs.arena + strs.off[id];
 }
 
-static void str_rehash(void)
+/*
+ * A slot: the upper 32 bits of the hash (the tag, which also places the
+ * slot: a rehash needs no string) and the id + 1 (0: empty).
+ */
+#define SLOT(h, id)	((((h) >> 32) << 32) | ((uint64_t)(id) + 1))
+#define SLOT_ID(v)	((uint32_t)(v) - 1)
+#define SLOT_TAG(v)	((v) >> 32)
+
+static size_t str_len(uint32_t id)
 {
-	uint32_t i, n = strs.nslot ? strs.nslot * 2 : 1024;
+	size_t end = id + 1 < strs.n ? strs.off[id + 1] : strs.len;
 
-	free(strs.slot);
-	strs.slot = calloc(n, sizeof(*strs.slot));
-	if (!strs.slot)
-		die("out of memory");
-	strs.nslot = n;
-	for (i = 0; i < strs.n; i++) {
-		const char *s = str_of(i);
-		uint32_t h = (uint32_t)hash_bytes(s, strlen(s)) & (n - 1);
-
-		while (strs.slot[h])
-			h = (h + 1) & (n - 1);
-		strs.slot[h] = i + 1;
-	}
+	return end - strs.off[id] - 1;
 }
 
+static void str_rehash(void)
+{
+	uint32_t i, j, n = strs.nslot ? strs.nslot * 2 : 1024;
+	uint64_t *old = strs.slot, *slot = calloc(n, sizeof(*slot));
+
+	if (!slot)
+		die("out of memory");
+	for (i = 0; i < strs.nslot; i++) {
+		uint64_t v = old[i];
+
+		if (!v)
+			continue;
+		j = (uint32_t)SLOT_TAG(v) & (n - 1);
+		while (slot[j])
+			j = (j + 1) & (n - 1);
+		slot[j] = v;
+	}
+	free(old);
+	strs.slot = slot;
+	strs.nslot = n;
+}
+
+/*
+ * The id of the N bytes at S, added if new.  Slots keep the hash tag, so a
+ * probe touches the string arena only when the tags match.
+ */
 static uint32_t intern(const char *s, size_t n)
 {
-	uint32_t h, id;
+	uint64_t h, v;
+	uint32_t i;
 
 	if ((strs.n + 1) * 2 > strs.nslot)
 		str_rehash();
-	h = (uint32_t)hash_bytes(s, n) & (strs.nslot - 1);
-	while ((id = strs.slot[h])) {
-		const char *t = str_of(id - 1);
-
-		if (!strncmp(t, s, n) && !t[n])
-			return id - 1;
-		h = (h + 1) & (strs.nslot - 1);
+	h = hash_bytes(s, n);
+	i = (uint32_t)(h >> 32) & (strs.nslot - 1);
+	while ((v = strs.slot[i])) {
+		if (SLOT_TAG(v) == h >> 32 && str_len(SLOT_ID(v)) == n &&
+		    !memcmp(str_of(SLOT_ID(v)), s, n))
+			return SLOT_ID(v);
+		i = (i + 1) & (strs.nslot - 1);
 	}
+	if (strs.len + n + 1 > UINT32_MAX || strs.n == UINT32_MAX - 1)
+		die("too many strings in the input");
 	if (strs.len + n + 1 > strs.size) {
 		strs.size = (strs.len + n + 1) * 2;
 		strs.arena = xrealloc(strs.arena, strs.size);
@@ -161,7 +187,7 @@ static uint32_t intern(const char *s, size_t n)
 	strs.arena[strs.len + n] = '\0';
 	strs.off[strs.n] = (uint32_t)strs.len;
 	strs.len += n + 1;
-	strs.slot[h] = strs.n + 1;
+	strs.slot[i] = SLOT(h, strs.n);
 	return strs.n++;
 }
 
@@ -376,6 +402,40 @@ static void init_tables(void)
 }
 
 /*
+ * The first '"', '\\' or control character at or after P.  The line ends
+ * with one ('\n' or '\0') and read_fd() leaves SCAN_SLACK readable bytes
+ * after the data, so 16-byte loads need no bounds check.
+ */
+#define SCAN_SLACK	16
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+static inline const char *scan_string(const char *p)
+{
+	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+	const __m128i ctl = _mm_set1_epi8(0x1f);
+
+	for (;; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)p);
+		__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
+							_mm_cmpeq_epi8(v, bslash)),
+					   _mm_cmpeq_epi8(_mm_max_epu8(v, ctl), ctl));
+		unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+
+		if (mask)
+			return p + __builtin_ctz(mask);
+	}
+}
+#else
+static inline const char *scan_string(const char *p)
+{
+	while (!str_stop[(unsigned char)*p])
+		p++;
+	return p;
+}
+#endif
+
+/*
  * A string: s->str, s->slen.  Without escapes (the usual case) it points
  * into the input; with escapes it is decoded into s->buf.
  */
@@ -385,10 +445,7 @@ static int string(struct scan *s)
 
 	if (expect(s, '"'))
 		return -1;
-	/* *s->end is a control character: the loop needs no bounds check */
-	q = s->p;
-	while (!str_stop[(unsigned char)*q])
-		q++;
+	q = scan_string(s->p);
 	if (*q == '"') {
 		s->str = s->p;
 		s->slen = q - s->p;
@@ -563,9 +620,61 @@ static int bool_value(struct scan *s, uint8_t *out)
 	return fail(s, "expected true or false");
 }
 
+/*
+ * Parsing and interning run in two threads: a worker parses a batch of
+ * lines into raw records whose strings point into the batch, while the
+ * main thread interns the previous batch into the record set.
+ */
+struct sref {
+	const char *p;
+	uint32_t n;
+};
+
+struct raw {
+	struct sref file, func, tu, run;
+	int32_t line, m, own, macro, san, noret;
+	uint32_t mac_first;	/* into batch->mac */
+	uint16_t nmac;
+	uint8_t header, has_parts;
+};
+
+struct rawmac {
+	struct sref name;
+	int32_t count;
+};
+
+struct rawbad {
+	size_t lineno;
+	const char *why;
+};
+
+struct batch {
+	const char *data;	/* complete lines; data[len] is '\n' or '\0' */
+	size_t len;
+	size_t first_line;	/* number of the first line */
+	size_t lines;
+	struct raw *r;
+	size_t n, cap;
+	struct rawmac *mac;
+	size_t nmac, maccap;
+	struct rawbad *bad;
+	size_t nbad, badcap;
+	char *esc;		/* decoded strings with escapes: at most len bytes */
+	size_t esclen, escsize;
+	struct scan s;
+};
+
+/* Fields seen in the record being parsed. */
+enum { F_FILE = 1, F_LINE = 2, F_FUNC = 4, F_M = 8 };
+
+struct pstate {
+	struct batch *b;
+	unsigned seen;
+};
+
 /* Iterate over the members of an object: FN(key) parses each value. */
-static int object(struct scan *s, int (*fn)(struct scan *, struct rec *),
-		  struct rec *r)
+static int object(struct scan *s, int (*fn)(struct scan *, struct raw *, struct pstate *),
+		  struct raw *r, struct pstate *ps)
 {
 	if (expect(s, '{'))
 		return -1;
@@ -575,7 +684,7 @@ static int object(struct scan *s, int (*fn)(struct scan *, struct rec *),
 		return 0;
 	}
 	for (;;) {
-		if (string(s) || expect(s, ':') || fn(s, r))
+		if (string(s) || expect(s, ':') || fn(s, r, ps))
 			return -1;
 		ws(s);
 		if (s->p >= s->end)
@@ -589,10 +698,11 @@ static int object(struct scan *s, int (*fn)(struct scan *, struct rec *),
 	}
 }
 
-static int parts_member(struct scan *s, struct rec *r)
+static int parts_member(struct scan *s, struct raw *r, struct pstate *ps)
 {
 	int32_t base;
 
+	(void)ps;
 	if (KEY_IS(s, "own"))
 		return int_value(s, &r->own);
 	if (KEY_IS(s, "macro"))
@@ -609,80 +719,75 @@ static int parts_member(struct scan *s, struct rec *r)
 	return skip_value(s, 1);
 }
 
-static int macros_member(struct scan *s, struct rec *r)
+/* The string just read, kept: in place, or copied when it was decoded. */
+static struct sref keep_str(struct scan *s, struct batch *b)
 {
-	uint32_t name;
+	struct sref r = { s->str, (uint32_t)s->slen };
+
+	if (s->str == s->buf) {
+		/* a decoded string is never longer than its source in the batch */
+		memcpy(b->esc + b->esclen, s->str, s->slen);
+		r.p = b->esc + b->esclen;
+		b->esclen += s->slen;
+	}
+	return r;
+}
+
+static int macros_member(struct scan *s, struct raw *r, struct pstate *ps)
+{
+	struct batch *b = ps->b;
+	struct sref name;
 	int32_t n;
 
 	if (!want_macros)
 		return skip_value(s, 1);
-	name = intern(s->str, s->slen);
+	name = keep_str(s, b);
 	if (int_value(s, &n))
 		return -1;
 	if (!r->nmac)
-		r->mac_off = (uint32_t)macs.n;
+		r->mac_first = (uint32_t)b->nmac;
 	if (r->nmac == UINT16_MAX)
 		return 0;
-	mac_add(name, n);
+	if (b->nmac == b->maccap) {
+		b->maccap = b->maccap ? b->maccap * 2 : 1024;
+		b->mac = xrealloc(b->mac, b->maccap * sizeof(*b->mac));
+	}
+	b->mac[b->nmac].name = name;
+	b->mac[b->nmac++].count = n;
 	r->nmac++;
 	return 0;
 }
 
-/* Fields seen in the record being parsed. */
-enum { F_FILE = 1, F_LINE = 2, F_FUNC = 4, F_M = 8 };
-static unsigned seen;
-
-/* The last string interned for one field: consecutive records share tu and run. */
-struct last_str {
-	uint32_t id;
-	size_t len;
-	char *s;
-	size_t size;
-};
-
-static int str_member(struct scan *s, uint32_t *id, struct last_str *last)
+static int str_member(struct scan *s, struct sref *out, struct batch *b)
 {
 	if (string(s))
 		return -1;
-	if (last->s && last->len == s->slen && !memcmp(last->s, s->str, s->slen)) {
-		*id = last->id;
-		return 0;
-	}
-	*id = intern(s->str, s->slen);
-	if (s->slen + 1 > last->size) {
-		last->size = s->slen + 64;
-		last->s = xrealloc(last->s, last->size);
-	}
-	memcpy(last->s, s->str, s->slen);
-	last->len = s->slen;
-	last->id = *id;
+	*out = keep_str(s, b);
 	return 0;
 }
 
-static struct last_str last_file, last_func, last_tu, last_run;
-
-static int rec_member(struct scan *s, struct rec *r)
+static int rec_member(struct scan *s, struct raw *r, struct pstate *ps)
 {
 	if (KEY_IS(s, "M")) {
-		seen |= F_M;
+		ps->seen |= F_M;
 		return int_value(s, &r->m);
 	}
 	if (KEY_IS(s, "file")) {
-		seen |= F_FILE;
-		return str_member(s, &r->file, &last_file);
+		ps->seen |= F_FILE;
+		return str_member(s, &r->file, ps->b);
 	}
 	if (KEY_IS(s, "function")) {
-		seen |= F_FUNC;
-		return str_member(s, &r->func, &last_func);
+		ps->seen |= F_FUNC;
+		return str_member(s, &r->func, ps->b);
 	}
 	if (KEY_IS(s, "line")) {
-		seen |= F_LINE;
+		ps->seen |= F_LINE;
 		return int_value(s, &r->line);
 	}
 	if (KEY_IS(s, "tu"))
-		return str_member(s, &r->tu, &last_tu);
+		return str_member(s, &r->tu, ps->b);
 	if (KEY_IS(s, "run"))
-		return str_member(s, &r->run, &last_run);
+		return str_member(s, &r->run, ps->b);
 	if (KEY_IS(s, "inline_header"))
 		return bool_value(s, &r->header);
 	if (KEY_IS(s, "parts")) {
@@ -690,22 +795,22 @@ static int rec_member(struct scan *s, struct rec *r)
 		ws(s);
 		if (s->p < s->end && *s->p != '{')
 			return fail(s, "parts is not an object");
-		return object(s, parts_member, r);
+		return object(s, parts_member, r, ps);
 	}
 	if (KEY_IS(s, "macros")) {
 		ws(s);
 		if (s->p < s->end && *s->p != '{')
 			return fail(s, "macros is not an object");
-		return object(s, macros_member, r);
+		return object(s, macros_member, r, ps);
 	}
 	return skip_value(s, 1);
 }
 
-static int check_record(struct scan *s, struct rec *r)
+static int check_record(struct scan *s, const struct raw *r, unsigned seen)
 {
-	if (!(seen & F_FILE) || !r->file)
+	if (!(seen & F_FILE) || !r->file.n)
 		return fail(s, "no \"file\"");
-	if (!(seen & F_FUNC) || !r->func)
+	if (!(seen & F_FUNC) || !r->func.n)
 		return fail(s, "no \"function\"");
 	if (!(seen & F_M))
 		return fail(s, "no \"M\"");
@@ -716,12 +821,12 @@ static int check_record(struct scan *s, struct rec *r)
 	return 0;
 }
 
-static int parse_json_line(struct scan *s, struct rec *r)
+static int parse_json_line(struct scan *s, struct raw *r, struct batch *b)
 {
-	size_t mac_n = macs.n;
+	struct pstate ps = { b, 0 };
+	size_t nmac = b->nmac, esclen = b->esclen;
 
-	seen = 0;
-	if (object(s, rec_member, r) || check_record(s, r))
+	if (object(s, rec_member, r, &ps) || check_record(s, r, ps.seen))
 		goto bad;
 	ws(s);
 	if (s->p != s->end) {
@@ -730,12 +835,13 @@ static int parse_json_line(struct scan *s, struct rec *r)
 	}
 	return 0;
 bad:
-	macs.n = mac_n;
+	b->nmac = nmac;
+	b->esclen = esclen;
 	return -1;
 }
 
 /* "Cyclomatic Complexity M file:function", the 2016 text line. */
-static int parse_text_line(struct scan *s, struct rec *r)
+static int parse_text_line(struct scan *s, struct raw *r)
 {
 	static const char head[] = "Cyclomatic Complexity ";
 	const char *p = s->p + sizeof(head) - 1, *colon, *sp;
@@ -756,102 +862,251 @@ static int parse_text_line(struct scan *s, struct rec *r)
 	if (!colon || colon == sp || colon + 1 == s->end)
 		return fail(s, "bad text record");
 	r->m = (int32_t)m;
-	r->file = intern(sp, colon - sp);
-	r->func = intern(colon + 1, s->end - colon - 1);
+	r->file.p = sp;
+	r->file.n = (uint32_t)(colon - sp);
+	r->func.p = colon + 1;
+	r->func.n = (uint32_t)(s->end - colon - 1);
 	r->header = (colon - sp > 2 && colon[-2] == '.' && colon[-1] == 'h');
 	return 0;
 }
 
 /* ---- reading inputs ----------------------------------------------------- */
 
-static void bad_line(struct recset *rs, const char *path, size_t line,
-		     const char *why)
+static void batch_bad(struct batch *b, size_t lineno, const char *why)
 {
-	rs->bad++;
-	if (rs->bad <= MAX_SHOWN_BAD)
-		fprintf(stderr, TOOL ": %s:%zu: bad record: %s\n", path, line, why);
+	if (b->nbad == b->badcap) {
+		b->badcap = b->badcap ? b->badcap * 2 : 16;
+		b->bad = xrealloc(b->bad, b->badcap * sizeof(*b->bad));
+	}
+	b->bad[b->nbad].lineno = lineno;
+	b->bad[b->nbad++].why = why;
 }
 
 /* One line, *eol is '\n' or '\0'. */
-static void parse_line(struct recset *rs, const char *path, size_t lineno,
-		       const char *p, const char *eol)
+static void parse_line(struct batch *b, size_t lineno, const char *p, const char *eol)
 {
-	static struct scan s;
-	struct rec *r;
+	struct scan *s = &b->s;
+	struct raw *r;
 
-	rs->lines++;
-	s.p = p;
-	s.end = eol;
-	s.err = NULL;
-	r = rec_new(rs);
-	if (s.end > s.p && s.end[-1] == '\r')
-		s.end--;
-	if (s.p == s.end) {
-		bad_line(rs, path, lineno, "empty line");
-	} else if (*s.p == '{') {
-		if (!parse_json_line(&s, r)) {
-			r->tus = 1;
-			return;
-		}
-		bad_line(rs, path, lineno, s.err);
-	} else if (!strncmp(s.p, "Cyclomatic Complexity ", 22) &&
-		   (size_t)(s.end - s.p) > 22) {
-		if (!parse_text_line(&s, r)) {
-			r->tus = 1;
-			return;
-		}
-		bad_line(rs, path, lineno, s.err);
-	} else {
-		bad_line(rs, path, lineno, "not a JSON object");
+	if (b->n == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 4096;
+		b->r = xrealloc(b->r, b->cap * sizeof(*b->r));
 	}
-	rs->n--;	/* drop the bad record */
+	r = &b->r[b->n];
+	memset(r, 0, sizeof(*r));
+	s->p = p;
+	s->end = eol;
+	s->err = NULL;
+	if (s->end > s->p && s->end[-1] == '\r')
+		s->end--;
+	if (s->p == s->end) {
+		batch_bad(b, lineno, "empty line");
+	} else if (*s->p == '{') {
+		if (!parse_json_line(s, r, b)) {
+			b->n++;
+			return;
+		}
+		batch_bad(b, lineno, s->err);
+	} else if (!strncmp(s->p, "Cyclomatic Complexity ", 22) &&
+		   (size_t)(s->end - s->p) > 22) {
+		if (!parse_text_line(s, r)) {
+			b->n++;
+			return;
+		}
+		batch_bad(b, lineno, s->err);
+	} else {
+		batch_bad(b, lineno, "not a JSON object");
+	}
 }
 
-#define CHUNK	(1 << 20)
+/* The worker: every line of the batch. */
+static void *parse_batch(void *arg)
+{
+	struct batch *b = arg;
+	const char *p = b->data, *end = b->data + b->len, *nl;
+	size_t lineno = b->first_line;
+
+	b->n = b->nmac = b->nbad = b->esclen = 0;
+	if (b->escsize < b->len + 1) {
+		b->escsize = b->len + 1;
+		b->esc = xrealloc(b->esc, b->escsize);
+	}
+	while (p < end) {
+		nl = memchr(p, '\n', end - p);
+		if (!nl)
+			nl = end;	/* the last line, ended by '\0' */
+		parse_line(b, lineno++, p, nl);
+		p = nl + 1;
+	}
+	b->lines = lineno - b->first_line;
+	return NULL;
+}
+
+/* The last string interned for one field: consecutive records share tu and run. */
+struct last_str {
+	uint32_t id;
+	struct sref s;
+	int valid;
+};
+
+static uint32_t intern_ref(struct sref r, struct last_str *last)
+{
+	if (last->valid && last->s.n == r.n && !memcmp(last->s.p, r.p, r.n))
+		return last->id;
+	last->id = intern(r.p, r.n);
+	last->s = r;		/* in the batch: valid until it is merged */
+	last->valid = 1;
+	return last->id;
+}
+
+/* Main thread: the raw records of a parsed batch into the record set. */
+static void merge_batch(struct recset *rs, const char *path, struct batch *b)
+{
+	static struct last_str lfile, lfunc, ltu, lrun, lmac;
+	size_t i, j;
+
+	for (i = 0; i < b->n; i++) {
+		const struct raw *w = &b->r[i];
+		struct rec *r = rec_new(rs);
+
+		r->file = intern_ref(w->file, &lfile);
+		r->func = intern_ref(w->func, &lfunc);
+		r->tu = w->tu.n ? intern_ref(w->tu, &ltu) : 0;
+		r->run = w->run.n ? intern_ref(w->run, &lrun) : 0;
+		r->line = w->line;
+		r->m = w->m;
+		r->own = w->own;
+		r->macro = w->macro;
+		r->san = w->san;
+		r->noret = w->noret;
+		r->header = w->header;
+		r->has_parts = w->has_parts;
+		r->tus = 1;
+		r->nmac = w->nmac;
+		r->mac_off = (uint32_t)macs.n;
+		for (j = 0; j < w->nmac; j++) {
+			const struct rawmac *m = &b->mac[w->mac_first + j];
+
+			mac_add(intern_ref(m->name, &lmac), m->count);
+		}
+	}
+	/* the caches point into this batch */
+	lfile.valid = lfunc.valid = ltu.valid = lrun.valid = lmac.valid = 0;
+	rs->lines += b->lines;
+	for (i = 0; i < b->nbad; i++) {
+		rs->bad++;
+		if (rs->bad <= MAX_SHOWN_BAD)
+			fprintf(stderr, TOOL ": %s:%zu: bad record: %s\n", path,
+				b->bad[i].lineno, b->bad[i].why);
+	}
+}
+
+static void batch_free(struct batch *b)
+{
+	free(b->r);
+	free(b->mac);
+	free(b->bad);
+	free(b->esc);
+	free(b->s.buf);
+}
+
+#ifndef CHUNK
+#define CHUNK	(4 << 20)	/* tests build with a tiny one */
+#endif
+
+struct reader {
+	char *buf[2];
+	size_t size[2];
+	struct batch b[2];
+	pthread_t worker;
+	int busy;		/* the worker runs on b[cur ^ 1] */
+};
 
 /*
- * Read FD in chunks (the report is never held whole: peak memory is the
- * records), parsing every complete line; a last line without newline is
- * parsed too.
+ * Read FD in chunks of complete lines (the report is never held whole:
+ * peak memory is the records).  While the worker parses chunk i, the main
+ * thread reads chunk i + 1 and merges chunk i - 1.
  */
 static void read_fd(struct recset *rs, const char *path, int fd)
 {
-	size_t size = CHUNK + 1, len = 0, lineno = 0;
-	char *buf = xrealloc(NULL, size);
-	ssize_t n;
-	int eof = 0;
+	struct reader rd;
+	size_t len = 0, next_line = 1, keep;
+	int cur = 0, eof = 0, prev_ready = 0;
 
-	while (!eof) {
-		char *p = buf, *end, *nl;
-
-		if (size - len < CHUNK / 2 + 1) {
-			size *= 2;
-			buf = xrealloc(buf, size);
-		}
-		n = read(fd, buf + len, size - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			fprintf(stderr, TOOL ": %s: %s\n", path, strerror(errno));
-			tool_error = 1;
-			break;
-		}
-		eof = !n;
-		len += n;
-		end = buf + len;
-		while (p < end && (nl = memchr(p, '\n', end - p))) {
-			parse_line(rs, path, ++lineno, p, nl);
-			p = nl + 1;
-		}
-		if (eof && p < end) {
-			*end = '\0';
-			parse_line(rs, path, ++lineno, p, end);
-			p = end;
-		}
-		len = end - p;
-		memmove(buf, p, len);
+	memset(&rd, 0, sizeof(rd));
+	for (cur = 0; cur < 2; cur++) {
+		rd.size[cur] = CHUNK;
+		rd.buf[cur] = xrealloc(NULL, CHUNK + 1 + SCAN_SLACK);
 	}
-	free(buf);
+	cur = 0;
+	while (!eof) {
+		char *buf = rd.buf[cur], *end, *last_nl;
+		ssize_t n;
+
+		/* fill: at least one complete line, or the end of the input */
+		for (;;) {
+			if (len == rd.size[cur]) {
+				rd.size[cur] *= 2;
+				buf = rd.buf[cur] = xrealloc(buf, rd.size[cur] + 1 + SCAN_SLACK);
+			}
+			n = read(fd, buf + len, rd.size[cur] - len);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				fprintf(stderr, TOOL ": %s: %s\n", path, strerror(errno));
+				tool_error = 1;
+				n = 0;
+			}
+			len += n;
+			if (!n) {
+				eof = 1;
+				break;
+			}
+			if (len == rd.size[cur] && memrchr(buf, '\n', len))
+				break;
+		}
+		end = buf + len;
+		memset(end, 0, 1 + SCAN_SLACK);	/* defined bytes for the 16-byte loads */
+		last_nl = eof ? NULL : memrchr(buf, '\n', len);
+		rd.b[cur].data = buf;
+		rd.b[cur].len = last_nl ? (size_t)(last_nl - buf) + 1 : len;
+		keep = len - rd.b[cur].len;
+		if (rd.busy) {
+			pthread_join(rd.worker, NULL);
+			rd.busy = 0;
+			next_line = rd.b[cur ^ 1].first_line + rd.b[cur ^ 1].lines;
+			prev_ready = 1;
+		}
+		rd.b[cur].first_line = next_line;
+		if (pthread_create(&rd.worker, NULL, parse_batch, &rd.b[cur]))
+			parse_batch(&rd.b[cur]);
+		else
+			rd.busy = 1;
+		if (prev_ready) {
+			merge_batch(rs, path, &rd.b[cur ^ 1]);
+			prev_ready = 0;
+		}
+		/* the partial last line starts the other buffer */
+		if (keep > rd.size[cur ^ 1]) {
+			rd.size[cur ^ 1] = keep * 2;
+			rd.buf[cur ^ 1] = xrealloc(rd.buf[cur ^ 1], rd.size[cur ^ 1] + 1 + SCAN_SLACK);
+		}
+		memcpy(rd.buf[cur ^ 1], buf + rd.b[cur].len, keep);
+		len = keep;
+		if (!rd.busy) {		/* no thread: it was parsed in place */
+			next_line = rd.b[cur].first_line + rd.b[cur].lines;
+			merge_batch(rs, path, &rd.b[cur]);
+		}
+		cur ^= 1;
+	}
+	if (rd.busy) {
+		pthread_join(rd.worker, NULL);
+		merge_batch(rs, path, &rd.b[cur ^ 1]);
+	}
+	for (cur = 0; cur < 2; cur++) {
+		free(rd.buf[cur]);
+		batch_free(&rd.b[cur]);
+	}
 }
 
 static void read_file(struct recset *rs, const char *path)
