@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kbuild/kplug-kbuild apply/revert/status on fresh Linux 6.1 and 6.12
+# trees: idempotent apply, exact revert, stale detection, and one clear
+# message with a non-zero exit for each bad input (unknown version, not a
+# kernel tree, local changes where a hook goes, a foreign
+# scripts/gcc-plugins/kplug, missing cross plugin headers).
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/kernel/lib-kernel.sh"
+
+K=$KBUILD_TOOL
+W=$KOUT/kbuild-t
+rm -rf "$W" && mkdir -p "$W"
+
+run() {	# run CMD...: sets RC and MSG (stdout + stderr)
+	MSG=$("$@" 2>&1)
+	RC=$?
+}
+
+for ver in 6.1 6.12; do
+	pristine=$(kernel_tree "$ver")
+	ok $? "$ver: cached Debian tree"
+	t=$W/linux-$ver
+	cp -al "$pristine" "$t"
+
+	run "$K" status "$t"
+	is "$RC:${MSG%%:*}" "1:not integrated" "$ver: status of a pristine tree: not integrated (exit 1)"
+	run "$K" apply "$t"
+	is "$RC" 0 "$ver: apply"
+	grep -q 'source "scripts/gcc-plugins/kplug/Kconfig"' "$t/scripts/gcc-plugins/Kconfig" &&
+		grep -q 'Makefile.kplug' "$t/scripts/Makefile.gcc-plugins" &&
+		test -f "$t/scripts/gcc-plugins/kplug/kplug.c" &&
+		test -f "$t/scripts/gcc-plugins/kplug/passes/cyc_complexity.c"
+	ok $? "$ver: hooks in place, kplug sources in scripts/gcc-plugins/kplug"
+	cmp -s "$pristine/scripts/gcc-plugins/Kconfig" "$(kernel_tree "$ver")/scripts/gcc-plugins/Kconfig"
+	ok $? "$ver: the cached tree is untouched"
+	run "$K" status "$t"
+	is "$RC:${MSG%%:*}" "0:integrated" "$ver: status: integrated (exit 0)"
+	run "$K" apply "$t"
+	ok $([ "$RC" = 0 ] && grep -q 'already integrated' <<<"$MSG"; echo $?) \
+		"$ver: apply again: 'already integrated', exit 0"
+	is "$(cd "$t" && cat scripts/gcc-plugins/Kconfig scripts/Makefile.gcc-plugins | grep -c kplug)" 3 \
+		"$ver: second apply added nothing"
+
+	echo '/* local edit */' >>"$t/scripts/gcc-plugins/kplug/kplug.c"
+	run "$K" status "$t"
+	is "$RC:${MSG%%:*}" "2:stale" "$ver: status after a kplug source changed: stale (exit 2)"
+	run "$K" apply "$t"
+	cmp -s "$TOP/kplug.c" "$t/scripts/gcc-plugins/kplug/kplug.c"
+	ok $? "$ver: apply refreshes the copied sources"
+
+	run "$K" revert "$t"
+	is "$RC" 0 "$ver: revert"
+	diff -r "$pristine" "$t" >"$W/diff-$ver.txt" 2>&1
+	ok $? "$ver: reverted tree identical to the pristine one"
+	run "$K" revert "$t"
+	ok $([ "$RC" = 0 ] && grep -q 'not integrated; nothing to revert' <<<"$MSG"; echo $?) \
+		"$ver: revert of a pristine tree: nothing to do, exit 0"
+
+	# Local changes where a hook goes: refuse and change nothing.
+	sed -i 's/^# All the plugin CFLAGS are collected here/# Local: all plugin CFLAGS here/' \
+		"$t/scripts/Makefile.gcc-plugins"
+	run "$K" apply "$t"
+	ok $([ "$RC" = 1 ] && grep -q "^kplug-kbuild: $t/scripts/Makefile.gcc-plugins: local changes where kplug's hook goes" <<<"$MSG"; echo $?) \
+		"$ver: apply refuses local changes where a hook goes, naming the file"
+	[ ! -e "$t/scripts/gcc-plugins/kplug" ] &&
+		cmp -s "$pristine/scripts/gcc-plugins/Kconfig" "$t/scripts/gcc-plugins/Kconfig"
+	ok $? "$ver: ... and changes nothing"
+	run "$K" status "$t"
+	is "$RC:${MSG%%:*}" "2:conflict" "$ver: status: conflict (exit 2)"
+	cp "$pristine/scripts/Makefile.gcc-plugins" "$t/scripts/Makefile.gcc-plugins"
+
+	# A hook edited after apply: revert refuses.
+	"$K" apply "$t" >/dev/null
+	sed -i 's|^include $(srctree)/scripts/gcc-plugins/kplug/Makefile.kplug|include $(srctree)/x.mk|' \
+		"$t/scripts/Makefile.gcc-plugins"
+	run "$K" revert "$t"
+	ok $([ "$RC" = 1 ] && grep -q 'refusing to revert; nothing changed' <<<"$MSG"; echo $?) \
+		"$ver: revert refuses a hook changed after apply"
+	sed -i 's|^include $(srctree)/x.mk|include $(srctree)/scripts/gcc-plugins/kplug/Makefile.kplug|' \
+		"$t/scripts/Makefile.gcc-plugins"
+	"$K" revert "$t" >/dev/null
+
+	# A scripts/gcc-plugins/kplug that kplug-kbuild did not create.
+	mkdir "$t/scripts/gcc-plugins/kplug"
+	run "$K" apply "$t"
+	ok $([ "$RC" = 1 ] && grep -q 'exists but was not created by kplug-kbuild' <<<"$MSG"; echo $?) \
+		"$ver: apply refuses a foreign scripts/gcc-plugins/kplug"
+	rmdir "$t/scripts/gcc-plugins/kplug"
+	diff -r "$pristine" "$t" >/dev/null 2>&1
+	ok $? "$ver: tree pristine after the refusals"
+done
+
+# Unknown version and not a kernel tree.
+fake=$W/linux-5.15
+mkdir -p "$fake/scripts"
+sed -e 's/^VERSION = .*/VERSION = 5/' -e 's/^PATCHLEVEL = .*/PATCHLEVEL = 15/' \
+	"$(kernel_tree 6.12)/Makefile" >"$fake/Makefile"
+cp "$(kernel_tree 6.12)/scripts/Kbuild.include" "$fake/scripts/"
+run "$K" apply "$fake"
+is "$RC:$MSG" "1:kplug-kbuild: $fake: Linux 5.15 is not supported (supported: 6.1, 6.12)" \
+	"unknown kernel version refused"
+run "$K" status "$fake"
+is "$RC" 1 "status of an unknown version: exit 1"
+run "$K" apply "$W"
+is "$RC:$MSG" "1:kplug-kbuild: $W: not a Linux source tree (no Makefile and scripts/Kbuild.include)" \
+	"not a kernel tree refused"
+run "$K" apply "$W/nonexistent"
+is "$RC:$MSG" "1:kplug-kbuild: $W/nonexistent: no such directory" "missing directory refused"
+run "$K" frobnicate "$fake"
+is "$RC" 1 "unknown command: usage, exit 1"
+
+# Missing cross plugin headers: the build stops and names the package,
+# where upstream's Kconfig would silently drop the plugin.
+if quick; then
+	skip "missing cross plugin headers (builds scripts/; KPLUG_QUICK)"
+else
+	fakecc=$W/fakecc
+	mkdir -p "$fakecc"
+	for tool in as ld ar nm objcopy objdump strip readelf; do
+		ln -sf "$(command -v aarch64-linux-gnu-$tool)" "$fakecc/aarch64-linux-gnu-$tool"
+	done
+	cat >"$fakecc/aarch64-linux-gnu-gcc" <<'EOF'
+#!/bin/sh
+# aarch64-linux-gnu-gcc as if gcc-12-plugin-dev-aarch64-linux-gnu were missing
+[ "$*" = -print-file-name=plugin ] && { echo /nonexistent/gcc-cross/plugin; exit 0; }
+exec aarch64-linux-gnu-gcc "$@"
+EOF
+	chmod +x "$fakecc/aarch64-linux-gnu-gcc"
+	t=$W/linux-6.12
+	"$K" apply "$t" >/dev/null
+	b=$W/build-noheaders
+	mk() { make -C "$t" O="$b" ARCH=arm64 CROSS_COMPILE="$fakecc/aarch64-linux-gnu-" "$@"; }
+	mk tinyconfig >"$W/noheaders.log" 2>&1 &&
+		"$t/scripts/config" --file "$b/.config" -e GCC_PLUGINS -e GCC_PLUGIN_KPLUG &&
+		mk olddefconfig >>"$W/noheaders.log" 2>&1
+	grep -qx 'CONFIG_GCC_PLUGIN_KPLUG=y' "$b/.config"
+	ok $? "no plugin headers: CONFIG_GCC_PLUGIN_KPLUG survives olddefconfig (no silent drop)"
+	mk -j2 scripts >>"$W/noheaders.log" 2>&1
+	ok $(($? != 0 ? 0 : 1)) "no plugin headers: the build fails"
+	grep -q 'kplug: no GCC plugin headers for .*aarch64-linux-gnu-gcc (GCC 12, aarch64-linux-gnu) in /nonexistent/gcc-cross/plugin/include: install gcc-12-plugin-dev-aarch64-linux-gnu' "$W/noheaders.log"
+	ok $? "... naming the compiler and gcc-12-plugin-dev-aarch64-linux-gnu"
+	grep 'kplug:' "$W/noheaders.log" | head -n 1 | diag_in
+fi
+
+done_testing
