@@ -6,6 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -f "$KPLUG" ] || { echo "bench: build kplug.so first (make)" >&2; exit 2; }
 KPLUG=$(bench_plugin) || exit 2
+trap 'rm -rf "$(dirname "$KPLUG")"' EXIT
 objtree=$(bench_objtree) || { echo "bench: cannot prepare kernel tree" >&2; exit 2; }
 
 printf '%-16s %14s %14s %14s %8s %8s\n' object "no plugin" "kplug idle" "kplug cyc" idle cyc

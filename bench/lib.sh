@@ -55,9 +55,12 @@ callgrind_cc1() {
 }
 
 # A private copy of kplug.so, so that a rebuild during the run changes nothing.
+# (A directory of its own per run: copying over a kplug.so that another run
+# has mapped would crash that run's cc1.)
 bench_plugin() {
-	mkdir -p "$OUT/bench-plugin" && cp "$KPLUG" "$OUT/bench-plugin/kplug.so" &&
-		echo "$OUT/bench-plugin/kplug.so"
+	local d
+	d=$(mktemp -d "$OUT/bench-plugin.XXXXXX") && cp "$KPLUG" "$d/kplug.so" &&
+		echo "$d/kplug.so"
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", a / b }'; }
