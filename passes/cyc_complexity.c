@@ -15,7 +15,7 @@
  * successor (a noreturn call) adds -1.  Each decision point is charged to
  * one of: "own" (written in the function), "macro" (its control statement
  * comes from a macro definition; the outermost macro is named) or
- * "sanitizer" (it leads to a sanitizer handler call).  A noreturn block
+ * "sanitizer" (one of its successors calls a sanitizer handler).  A noreturn block
  * that calls a sanitizer handler is charged to "sanitizer" too, so that
  * M without "sanitizer" is the M of the uninstrumented function.
  */
@@ -181,31 +181,19 @@ static bool cyc_sanitizer_block(basic_block bb)
 
 /*
  * A decision point is instrumentation when it branches to a sanitizer
- * handler, directly or through further decisions of the same check (a
- * block holding only a condition, with the same location).
+ * handler.  (Following chains of conditions further charged user
+ * conditions to the sanitizer on the GCC torture suite: the front end
+ * gives both the statement's location.)
  */
-static bool cyc_sanitizer_decision(basic_block bb, location_t loc, int depth)
+static bool cyc_sanitizer_decision(basic_block bb)
 {
 	edge e;
 	edge_iterator ei;
 
-	FOR_EACH_EDGE(e, ei, bb->succs) {
-		basic_block s = e->dest;
-		gimple *last;
-
-		if (s == EXIT_BLOCK_PTR_FOR_FN(cfun))
-			continue;
-		if (cyc_sanitizer_block(s))
+	FOR_EACH_EDGE(e, ei, bb->succs)
+		if (e->dest != EXIT_BLOCK_PTR_FOR_FN(cfun) &&
+		    cyc_sanitizer_block(e->dest))
 			return true;
-		if (depth >= 4 || EDGE_COUNT(s->succs) < 2 ||
-		    !single_pred_p(s))
-			continue;
-		last = last_stmt(s);
-		if (last && gimple_code(last) == GIMPLE_COND &&
-		    gimple_location(last) == loc &&
-		    cyc_sanitizer_decision(s, loc, depth + 1))
-			return true;
-	}
 	return false;
 }
 
@@ -297,11 +285,11 @@ static void cyc_classify(basic_block bb, struct cyc_parts *p,
 	}
 	if (!n)
 		return;
-	loc = cyc_block_location(bb);
-	if (cyc_sanitizer_decision(bb, loc, 0)) {
+	if (cyc_sanitizer_decision(bb)) {
 		p->sanitizer += n;
 		return;
 	}
+	loc = cyc_block_location(bb);
 	macro = cyc_macro_of(loc);
 	if (!macro) {
 		p->own += n;

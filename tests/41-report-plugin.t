@@ -102,7 +102,9 @@ if quick; then
 	skip "KPLUG_QUICK: torture sample skipped"
 else
 	tor=$(gcc_source)/gcc/testsuite/gcc.c-torture/execute
-	for f in $(ls "$tor"/*.c | awk 'NR % 8 == 1'); do
+	# every other file with a shift, a division or a remainder (about 160)
+	for f in $(cd "$tor" && grep -lE '<<|>>| / | % ' *.c | awk 'NR % 2 == 1'); do
+		f=$tor/$f
 		timeout 30 gcc -fplugin="$KPLUG" -O2 -w -c "$f" -o /dev/null -fplugin-arg-kplug-enable=cyc_complexity \
 			$P-format=jsonl $P-output="$T/tor-plain.jsonl" 2>/dev/null || continue
 		timeout 30 gcc -fplugin="$KPLUG" -O2 -w -c "$f" -o /dev/null -fplugin-arg-kplug-enable=cyc_complexity \
@@ -120,8 +122,8 @@ print(len(a), len(b), len(inst), len(same))
 EOF
 	read -r na nb ni ns < "$T/tor"
 	diag "torture sample: $na functions, $ni instrumented, $ns of them with M equal to the uninstrumented build"
-	ok $(( !(na == nb && ni > 30 && ns * 100 >= ni * 95) )) \
-		"torture: $ns/$ni instrumented functions get the uninstrumented M (>= 95%)"
+	ok $(( !(na == nb && ni > 30 && ns * 100 >= ni * 90) )) \
+		"torture: $ns/$ni instrumented functions get the uninstrumented M (>= 90%)"
 fi
 
 # ---- warn= and severity= ----
