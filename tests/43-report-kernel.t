@@ -111,7 +111,9 @@ sed -i -e '1i /* kplug-report test: every line moves down */' \
 ok $(( $(stat -c %i "$f") == $(stat -c %i "$src/lib/cmdline.c") )) "the edit left the shared source alone"
 kmake KCFLAGS="$(kflags jsonl "$T/rebuild.jsonl")" lib/cmdline.o >"$T/build3.log" 2>&1
 ok $? "rebuild lib/cmdline.o only"
-is "$(grep -c . "$T/rebuild.jsonl")" "$(grep -c '"tu":"[^"]*lib/cmdline.c"' "$T/report.jsonl")" \
+# (kbuild's prepare step may recompile bounds.c and asm-offsets.c too)
+is "$(grep -c '"tu":"[^"]*lib/cmdline.c"' "$T/rebuild.jsonl")" \
+	"$(grep -c '"tu":"[^"]*lib/cmdline.c"' "$T/report.jsonl")" \
 	"the rebuild reported as many functions for lib/cmdline.c"
 cat "$T/report.jsonl" "$T/rebuild.jsonl" > "$T/new.jsonl"
 "$R" diff "$T/report.jsonl" "$T/new.jsonl" > "$T/diff" 2>&1
