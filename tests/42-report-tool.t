@@ -144,7 +144,7 @@ for args in "bogus x" "top" "--format=xml top x" "--threshold=0 top x" "-n -1 to
 done
 
 # Lines cross chunk boundaries everywhere with 7-byte chunks: same results.
-gcc -O2 -DCHUNK=7 -o "$T/tiny" "$TOP/tools/kplug-report.c" -lm
+gcc -O2 -DCHUNK=7 -U__SSE2__ -o "$T/tiny" "$TOP/tools/kplug-report.c" -lm
 cat "$FIX/base.jsonl" "$FIX/bad.jsonl" "$FIX/new.jsonl" > "$T/mixed.jsonl"
 same=0
 for cmd in top dirs macros hist; do
@@ -152,7 +152,7 @@ for cmd in top dirs macros hist; do
 	"$T/tiny" $cmd -n 0 "$T/mixed.jsonl" > "$T/b" 2>&1
 	cmp -s "$T/a" "$T/b" && same=$((same + 1))
 done
-is "$same" 4 "7-byte read chunks (two threads, lines split across chunks): same output"
+is "$same" 4 "7-byte read chunks (lines split across chunks), portable string scan: same output"
 
 # ---- a report the plugin writes ----
 rm -f "$T/plugin.jsonl"
