@@ -39,10 +39,14 @@ kt_objdump() {
 }
 
 # kt_tree VER [fresh]: path of an integrated tree; "fresh" recreates it.
+# Without "fresh" an integrated tree is used as it is, even when kplug's
+# sources have changed since (status "stale"): builds sharing the tree
+# keep one plugin, and a running build never sees its tree replaced.
 kt_tree() {
 	local ver=$1 dst=$KOUT/src-$1 pristine
 
-	if [ "${2:-}" = fresh ] || ! "$KBUILD_TOOL" status "$dst" >/dev/null 2>&1; then
+	if [ "${2:-}" = fresh ] ||
+	   ! "$KBUILD_TOOL" status "$dst" 2>/dev/null | grep -qE '^(integrated|stale):'; then
 		pristine=$(kernel_tree "$ver") || return 1
 		rm -rf "$dst" && cp -al "$pristine" "$dst" || return 1
 		"$KBUILD_TOOL" apply "$dst" >"$KOUT/apply-$ver.log" 2>&1 || return 1

@@ -1,0 +1,177 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kplug integrated with kplug-kbuild into fresh Debian Linux trees and
+# built (tinyconfig-based, O= directories) with cyc_complexity and sancov
+# (KCOV) on: 6.12 for x86_64, arm64 (with the compat vdso), arm (vdso on)
+# and um, 6.1 for x86_64.  From the .cmd files: one kplug flag per vmlinux
+# C object, none in any vdso object, no -fsanitize-coverage anywhere; with
+# objdump: sancov call sites in instrumented objects and none in vdso or
+# KCOV_INSTRUMENT := n objects.  On x86_64 6.12 also: trace-cmp, an
+# external module (make M=), rebuilds on profile change, KPLUG=prebuilt
+# and the error messages of bad settings.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/kernel/lib-kernel.sh"
+
+if quick; then
+	skip "kernel builds (KPLUG_QUICK)"
+	done_testing
+fi
+
+# check_build NAME ARCH VDSO_OBJ...: the assertions every build gets.
+check_build() {
+	local name=$1 arch=$2 o report
+	shift 2
+	kt_check "$name" "$arch"
+	ok $? "$name: build checker ran"
+	ok $(($(chk kernel_c) > 100 ? 0 : 1)) "$name: $(chk kernel_c) C objects in vmlinux"
+	is "$(chk kernel_one)" "$(chk kernel_c)" "$name: each has exactly one -fplugin=...kplug.so, kplug arguments after it"
+	is "$(chk native_cov)" 0 "$name: no -fsanitize-coverage in any .cmd file"
+	for o; do
+		kt_vdso_objs | grep -qx "$o"
+		ok $? "$name: vdso object $o built and checked"
+	done
+	is "$(chk vdso_clean)" "$(chk vdso_c)" "$name: all $(chk vdso_c) vdso objects without kplug flag or argument"
+	is "$(chk vdso_calls)" 0 "$name: no sancov call sites in vdso objects"
+	ok $(($(chk inst) > 100 ? 0 : 1)) "$name: $(chk inst) objects built with kplug's sancov"
+	ok $(($(chk inst_calls) * 10 >= $(chk inst) * 9 ? 0 : 1)) \
+		"$name: $(chk inst_calls) of them call __sanitizer_cov_trace_pc"
+	ok $(($(chk pc_calls_fs_read_write_o) > 10 ? 0 : 1)) \
+		"$name: fs/read_write.o has $(chk pc_calls_fs_read_write_o) trace_pc call sites"
+	is "$(chk noinst_calls)" 0 "$name: none in the $(chk noinst) objects without sancov"
+	ok $(($(chk kcovn) > 5 ? 0 : 1)) "$name: $(chk kcovn) KCOV_INSTRUMENT := n objects built"
+	is "$(chk kcovn_inst)/$(chk kcovn_calls)" 0/0 "$name: none of them got sancov arguments or call sites"
+	report=$KOUT/$name/kplug-cyc_complexity.txt
+	ok $(($(wc -l <"$report" 2>/dev/null || echo 0) > 1000 ? 0 : 1)) \
+		"$name: cyc_complexity report has $(wc -l <"$report" 2>/dev/null) lines"
+	ok "$(grep -cvE '^Cyclomatic Complexity [0-9]+ [^ ]+:[A-Za-z_][A-Za-z0-9_.]*$' "$report")" \
+		"$name: every report line is 'Cyclomatic Complexity M file:function'"
+	grep -qE '[ /]fs/read_write.c:ksys_read$' "$report"
+	ok $? "$name: report names fs/read_write.c:ksys_read"
+}
+
+run_build() {	# run_build NAME VER ARCH OPTIONS...
+	kt_build "$@"
+	ok $? "$1: kernel built with kplug (Linux $2, $3)"
+}
+
+T0=$(date +%s)
+
+# --- x86_64, Linux 6.12: also the kernel 52-kernel-kcov.t boots ---
+kt_tree 6.12 fresh >/dev/null
+ok $? "6.12: fresh tree integrated"
+# shellcheck disable=SC2086
+run_build x86_64-6.12 6.12 x86_64 $KT_KPLUG $KT_X86_BOOT
+check_build x86_64-6.12 x86_64 arch/x86/entry/vdso/vclock_gettime.o \
+	arch/x86/entry/vdso/vdso32/vclock_gettime.o
+ok $(($(chk cmp_calls) > 100 ? 0 : 1)) "x86_64-6.12: $(chk cmp_calls) trace-cmp/switch call sites (KCOV_ENABLE_COMPARISONS)"
+B=$KOUT/x86_64-6.12
+SRC=$(kt_tree 6.12)
+
+grep -q 'include/config/CC_VERSION_TEXT' "$B/scripts/gcc-plugins/kplug/.kplug.o.cmd"
+ok $? "x86_64-6.12: kplug objects depend on CONFIG_CC_VERSION_TEXT (rebuilt when the compiler changes)"
+
+# External module, make M= against the O= build.
+MOD=$KOUT/extmod
+rm -rf "$MOD" && mkdir -p "$MOD"
+cat >"$MOD/kplug_hello.c" <<'EOF'
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/module.h>
+static int n;
+module_param(n, int, 0);
+static int __init kplug_hello_init(void)
+{
+	return n > 3 ? -EINVAL : 0;
+}
+module_init(kplug_hello_init);
+MODULE_LICENSE("GPL");
+EOF
+echo 'obj-m := kplug_hello.o' >"$MOD/Kbuild"
+make -C "$SRC" O="$B" ARCH=x86_64 M="$MOD" modules >"$MOD/build.log" 2>&1
+ok $? "external module built with make M="
+MCMD=$(head -n 1 "$MOD/.kplug_hello.o.cmd" 2>/dev/null)
+is "$(grep -o -- '-fplugin=[^ ]*kplug.so' <<<"$MCMD" | wc -l)" 1 "module object: one kplug flag"
+grep -q -- '-fplugin-arg-kplug-enable=sancov' <<<"$MCMD"
+ok $? "module object: built with kplug's sancov"
+ok $(($(objdump -dr "$MOD/kplug_hello.o" 2>/dev/null | grep -c 'R_X86_64_PLT32.*__sanitizer_cov_trace_pc') > 0 ? 0 : 1)) \
+	"module object: trace_pc call sites"
+test -f "$MOD/kplug_hello.ko"
+ok $? "kplug_hello.ko linked"
+
+# Rebuilds: nothing changed -> nothing rebuilt; profile set or changed ->
+# objects rebuilt.
+obj_time() { stat -c %y "$B/fs/read_write.o" 2>/dev/null; }
+obj_id() { grep -o 'KPLUG_ID=[0-9a-f]*' "$B/fs/.read_write.o.cmd"; }
+mk1() { kt_make x86_64-6.12 x86_64 "$@" fs/read_write.o; }
+t1=$(obj_time); id1=$(obj_id)
+sleep 1
+mk1
+ok $? "single-object rebuild runs"
+is "$(obj_time)" "$t1" "unchanged plugin and profile: fs/read_write.o not rebuilt"
+printf '[kplug]\nenable = cyc_complexity\n[path:fs/*]\ncyc_complexity-min = 5\n' >"$SRC/kplug-test.ini"
+"$SRC/scripts/config" --file "$B/.config" --set-str KPLUG_PROFILE kplug-test.ini
+sleep 1
+mk1
+ok $? "build with CONFIG_KPLUG_PROFILE=kplug-test.ini"
+grep -q -- "-fplugin-arg-kplug-config=$SRC/kplug-test.ini" "$B/fs/.read_write.o.cmd"
+ok $? "profile passed as -fplugin-arg-kplug-config (source-tree path)"
+ok $([ "$(obj_time)" != "$t1" ] && [ "$(obj_id)" != "$id1" ]; echo $?) "profile set: fs/read_write.o rebuilt ($id1 -> $(obj_id))"
+t2=$(obj_time); id2=$(obj_id)
+echo 'cyc_complexity-min = 6' >>"$SRC/kplug-test.ini"
+sleep 1
+mk1
+ok $([ "$(obj_time)" != "$t2" ] && [ "$(obj_id)" != "$id2" ]; echo $?) "profile content changed: fs/read_write.o rebuilt ($id2 -> $(obj_id))"
+
+# Prebuilt plugin, the one-artifact distribution.
+mk1 KPLUG="$TOP/kplug.so"
+ok $? "make KPLUG=$TOP/kplug.so"
+is "$(grep -o -- '-fplugin=[^ ]*kplug.so' "$B/fs/.read_write.o.cmd")" "-fplugin=$TOP/kplug.so" \
+	"KPLUG=: the one kplug flag names the prebuilt plugin"
+
+# Bad settings: one clear line, non-zero exit.
+mk1 KPLUG=kplug.so 2>/dev/null
+ok $(($? != 0 ? 0 : 1)) "KPLUG=relative path refused"
+grep -q 'kplug: KPLUG=kplug.so: give an absolute path' "$B/build.log"
+ok $? "... with 'kplug: KPLUG=kplug.so: give an absolute path'"
+mk1 KPLUG=/nonexistent/kplug.so 2>/dev/null
+grep -q 'kplug: KPLUG=/nonexistent/kplug.so: no such file' "$B/build.log"
+ok $? "KPLUG=missing file refused with 'kplug: KPLUG=...: no such file'"
+mk1 KPLUG="$TOP/kplug.so.build" 2>/dev/null
+grep -q 'must be named kplug.so' "$B/build.log"
+ok $? "KPLUG=wrongly named file refused"
+"$SRC/scripts/config" --file "$B/.config" --set-str KPLUG_PROFILE no-such.ini
+mk1 2>/dev/null
+ok $(($? != 0 ? 0 : 1)) "missing profile fails the build"
+grep -q 'kplug: CONFIG_KPLUG_PROFILE="no-such.ini": no such file' "$B/build.log"
+ok $? "... with 'kplug: CONFIG_KPLUG_PROFILE=\"no-such.ini\": no such file ...'"
+"$SRC/scripts/config" --file "$B/.config" --set-str KPLUG_PROFILE ""
+rm -f "$SRC/kplug-test.ini"
+mk1 >/dev/null
+ok $? "back to the built configuration"
+
+# --- x86_64, Linux 6.1 ---
+kt_tree 6.1 fresh >/dev/null
+ok $? "6.1: fresh tree integrated"
+# shellcheck disable=SC2086
+run_build x86_64-6.1 6.1 x86_64 $KT_KPLUG 64BIT=y
+check_build x86_64-6.1 x86_64 arch/x86/entry/vdso/vclock_gettime.o
+
+# --- arm64, Linux 6.12, with the compat vdso (arm-linux-gnueabi-gcc) ---
+# shellcheck disable=SC2086
+run_build arm64-6.12 6.12 arm64 $KT_KPLUG COMPAT=y COMPAT_VDSO=y
+check_build arm64-6.12 arm64 arch/arm64/kernel/vdso/vgettimeofday.o \
+	arch/arm64/kernel/vdso32/vgettimeofday.o
+
+# --- arm, Linux 6.12, a config with the vdso on ---
+# shellcheck disable=SC2086
+run_build arm-6.12 6.12 arm $KT_KPLUG MMU=y ARCH_MULTI_V7=y ARCH_VIRT=y AEABI=y VDSO=y
+check_build arm-6.12 arm arch/arm/vdso/vgettimeofday.o
+
+# --- um, Linux 6.12, SUBARCH=x86_64 ---
+# shellcheck disable=SC2086
+run_build um-6.12 6.12 um $KT_KPLUG 64BIT=y
+check_build um-6.12 um arch/x86/um/vdso/um_vdso.o
+ok $(($(grep -c '_user\.o' <(ar t "$KOUT/um-6.12/vmlinux.a")) > 5 ? 0 : 1)) \
+	"um-6.12: UML user-space objects (*_user.o) built and linked"
+
+diag "kernel builds and checks: $(($(date +%s) - T0))s"
+done_testing
