@@ -4,7 +4,8 @@
 # with every kplug pass enabled, at -O0, -O1, -O2, -Os, -O3 and once more
 # with -O2 -g -fcompare-debug.  Fails on any internal compiler error, on any
 # -fcompare-debug failure that native GCC does not share, and on any file
-# that native GCC compiles but kplug does not.
+# that native GCC compiles but kplug does not.  A file where kplug hits the
+# timeout and native GCC needs half of it too is reported as SLOW only.
 #
 #   tests/torture.sh [--cc GCC] [--plugin KPLUG.SO] [--sample N] [--seed S]
 #                    [--jobs J] [--levels "0 1 2 s 3 g"] [--timeout SEC]
@@ -37,7 +38,7 @@ level_flags() {
 }
 
 worker() {
-	local cc=$1 plugin=$2 tmo=$3 args=$4 job lvl file flags rc nrc d
+	local cc=$1 plugin=$2 tmo=$3 args=$4 job lvl file flags rc nrc d t0 nsecs
 	shift 4
 	d=$(mktemp -d "${TMPDIR:-/tmp}/kplug-torture.XXXXXX") || exit 2
 	for job; do
@@ -58,10 +59,15 @@ worker() {
 			continue
 		fi
 		# kplug failed: does native GCC fail the same way?
+		t0=$(date +%s)
 		# shellcheck disable=SC2086
 		timeout "$tmo" "$cc" -w $flags -S -o "$d/n.s" "$file" >"$d/n.err" 2>&1
 		nrc=$?
-		if grep -q 'fcompare-debug failure' "$d/k.err"; then
+		nsecs=$(($(date +%s) - t0))
+		if [ $rc -eq 124 ] && [ $((nsecs * 2)) -ge "$tmo" ]; then
+			# native needs half the budget too: a slow file, not ours
+			echo "SLOW $lvl $file: kplug over ${tmo}s, native ${nsecs}s (rc $nrc)"
+		elif grep -q 'fcompare-debug failure' "$d/k.err"; then
 			if grep -q 'fcompare-debug failure' "$d/n.err"; then
 				echo "NATIVE-CMPDBG $lvl $file"
 			else
@@ -151,7 +157,7 @@ secs=$(($(date +%s) - start))
 
 count() { grep -c "^$1 " "$res/results"; }
 n_ok=$(count OK) n_ice=$(count ICE) n_cmp=$(count CMPDBG) n_fail=$(count FAIL)
-n_nfail=$(count NATIVE-FAIL) n_ncmp=$(count NATIVE-CMPDBG)
+n_nfail=$(count NATIVE-FAIL) n_ncmp=$(count NATIVE-CMPDBG) n_slow=$(count SLOW)
 done_n=$(wc -l <"$res/results")
 for lvl in $levels; do
 	printf 'torture: -%-3s %5d compiled, %d ICE, %d kplug-only failures\n' \
@@ -160,8 +166,9 @@ for lvl in $levels; do
 		"$(grep -c "^ICE $lvl " "$res/results")" \
 		"$(grep -c "^FAIL $lvl " "$res/results")"
 done
-grep -E '^(ICE|CMPDBG|FAIL) ' "$res/results" | head -20 | sed 's/^/torture: /'
+grep -E '^(ICE|CMPDBG|FAIL|SLOW) ' "$res/results" | head -20 | sed 's/^/torture: /'
 echo "torture: $done_n/$njobs compiles in ${secs}s: $n_ok ok, $n_ice ICE," \
 	"$n_cmp compare-debug failures, $n_fail kplug-only failures," \
-	"$n_nfail native failures, $n_ncmp native compare-debug failures"
+	"$n_nfail native failures, $n_ncmp native compare-debug failures," \
+	"$n_slow too slow natively as well (timeout ${tmo}s)"
 [ "$done_n" -eq "$njobs" ] && [ $((n_ice + n_cmp + n_fail)) -eq 0 ]
