@@ -1465,10 +1465,10 @@ static void sarif(FILE *f, const struct finding *fds, size_t n)
 {
 	size_t i;
 
-	fprintf(f, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
+	fprintf(f, "{\n  \"$schema\": \"https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json\",\n"
 		"  \"version\": \"2.1.0\",\n  \"runs\": [{\n"
 		"   \"tool\": {\"driver\": {\"name\": \"kplug-report\", \"version\": \"%s\",\n"
-		"    \"informationUri\": \"https://github.com/kplug/kplug\",\n    \"rules\": [",
+		"    \"rules\": [",
 		VERSION);
 	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
 		fprintf(f, "%s\n     {\"id\": \"%s\", \"name\": \"%s\", \"shortDescription\": "
