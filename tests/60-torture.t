@@ -23,6 +23,7 @@ only.c)	[ $plug = 0 ] || { echo "cc1: error: kplug: boom" >&2; exit 1; } ;;
 both.c)	echo "$f:1:1: error: nope" >&2; exit 1 ;;
 slow.c)	[ $plug = 0 ] || sleep 5 ;;
 slower.c) sleep 5 ;;
+gccbug.c) echo "$f:1:1: internal compiler error: in fold_convert_loc" >&2; exit 1 ;;
 esac
 exit 0
 EOF
@@ -30,9 +31,9 @@ chmod +x "$d/fakecc"
 touch "$d/plugin.so"
 got=$(bash "$TOP/tests/torture.sh" --worker "$d/fakecc" "$d/plugin.so" 2 "" \
 	0:"$d/fine.c" 1:"$d/ice.c" 2:"$d/sig.c" s:"$d/plugins.c" g:"$d/cmp.c" \
-	g:"$d/ncmp.c" 3:"$d/only.c" 0:"$d/both.c" 1:"$d/slow.c" 2:"$d/slower.c" | cut -d' ' -f1-2 | tr '\n' ' ')
-is "$got" "OK 0 ICE 1 ICE 2 ICE s CMPDBG g NATIVE-CMPDBG g FAIL 3 NATIVE-FAIL 0 FAIL 1 SLOW 2 " \
-	"torture verdicts: ICE (message, exit 4, signal, active plugins), compare-debug, kplug-only, native, timeout, slow natively too"
+	g:"$d/ncmp.c" 3:"$d/only.c" 0:"$d/both.c" 1:"$d/slow.c" 2:"$d/slower.c" 3:"$d/gccbug.c" | cut -d' ' -f1-2 | tr '\n' ' ')
+is "$got" "OK 0 ICE 1 ICE 2 ICE s CMPDBG g NATIVE-CMPDBG g FAIL 3 NATIVE-FAIL 0 FAIL 1 SLOW 2 NATIVE-ICE 3 " \
+	"torture verdicts: ICE (message, exit 4, signal, active plugins), compare-debug, kplug-only, native, timeout, slow or ICE natively too"
 
 # ---- the real thing ----
 run_sample() {	# NAME CC PLUGIN SAMPLE

@@ -5,7 +5,8 @@
 # with -O2 -g -fcompare-debug.  Fails on any internal compiler error, on any
 # -fcompare-debug failure that native GCC does not share, and on any file
 # that native GCC compiles but kplug does not.  A file where kplug hits the
-# timeout and native GCC needs half of it too is reported as SLOW only.
+# timeout and native GCC needs half of it too is reported as SLOW only; an
+# ICE that native GCC has as well (a GCC 11 bug fixed in 12) as NATIVE-ICE.
 #
 #   tests/torture.sh [--cc GCC] [--plugin KPLUG.SO] [--sample N] [--seed S]
 #                    [--jobs J] [--levels "0 1 2 s 3 g"] [--timeout SEC]
@@ -54,17 +55,19 @@ worker() {
 			echo "OK $lvl $file"
 			continue
 		fi
-		if classify_ice $rc "$d/k.err"; then
-			echo "ICE $lvl $file rc=$rc: $(grep -m1 -E 'internal compiler error|active plugins|signal|Segmentation' "$d/k.err")"
-			continue
-		fi
 		# kplug failed: does native GCC fail the same way?
 		t0=$(date +%s)
 		# shellcheck disable=SC2086
-		timeout "$tmo" "$cc" -w $flags -S -o "$d/n.s" "$file" >"$d/n.err" 2>&1
+		{ timeout "$tmo" "$cc" -w $flags -S -o "$d/n.s" "$file" >"$d/n.err" 2>&1; } 2>/dev/null
 		nrc=$?
 		nsecs=$(($(date +%s) - t0))
-		if [ $rc -eq 124 ] && [ $((nsecs * 2)) -ge "$tmo" ]; then
+		if classify_ice $rc "$d/k.err"; then
+			if [ $nrc -ne 0 ] && classify_ice $nrc "$d/n.err"; then
+				echo "NATIVE-ICE $lvl $file: $(grep -m1 'internal compiler error' "$d/n.err")"
+			else
+				echo "ICE $lvl $file rc=$rc: $(grep -m1 -E 'internal compiler error|active plugins|signal|Segmentation' "$d/k.err")"
+			fi
+		elif [ $rc -eq 124 ] && [ $((nsecs * 2)) -ge "$tmo" ]; then
 			# native needs half the budget too: a slow file, not ours
 			echo "SLOW $lvl $file: kplug over ${tmo}s, native ${nsecs}s (rc $nrc)"
 		elif grep -q 'fcompare-debug failure' "$d/k.err"; then
@@ -157,7 +160,7 @@ secs=$(($(date +%s) - start))
 
 count() { grep -c "^$1 " "$res/results"; }
 n_ok=$(count OK) n_ice=$(count ICE) n_cmp=$(count CMPDBG) n_fail=$(count FAIL)
-n_nfail=$(count NATIVE-FAIL) n_ncmp=$(count NATIVE-CMPDBG) n_slow=$(count SLOW)
+n_nfail=$(count NATIVE-FAIL) n_ncmp=$(count NATIVE-CMPDBG) n_slow=$(count SLOW) n_nice=$(count NATIVE-ICE)
 done_n=$(wc -l <"$res/results")
 for lvl in $levels; do
 	printf 'torture: -%-3s %5d compiled, %d ICE, %d kplug-only failures\n' \
@@ -166,9 +169,9 @@ for lvl in $levels; do
 		"$(grep -c "^ICE $lvl " "$res/results")" \
 		"$(grep -c "^FAIL $lvl " "$res/results")"
 done
-grep -E '^(ICE|CMPDBG|FAIL|SLOW) ' "$res/results" | head -20 | sed 's/^/torture: /'
+grep -E '^(ICE|CMPDBG|FAIL|SLOW|NATIVE-ICE) ' "$res/results" | head -20 | sed 's/^/torture: /'
 echo "torture: $done_n/$njobs compiles in ${secs}s: $n_ok ok, $n_ice ICE," \
 	"$n_cmp compare-debug failures, $n_fail kplug-only failures," \
-	"$n_nfail native failures, $n_ncmp native compare-debug failures," \
+	"$n_nfail native failures, $n_nice native ICEs, $n_ncmp native compare-debug failures," \
 	"$n_slow too slow natively as well (timeout ${tmo}s)"
 [ "$done_n" -eq "$njobs" ] && [ $((n_ice + n_cmp + n_fail)) -eq 0 ]
