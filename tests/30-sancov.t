@@ -152,6 +152,9 @@ echo "$out" | grep -q '^covered 24 of 26 instrumented blocks'; ok $? "example: 2
 is "$(echo "$out" | sed -n '/^not covered:/,/^tail/p' | sed '1d;$d' | xargs)" \
 	"classify_number: 29 classify_word: 39" "example: the odd-number and long-word lines are not covered"
 echo "$out" | grep -q 'native -fsanitize-coverage 1, kplug 0$'; ok $? "example: native tail-calls one callback, kplug none"
+is "$(echo "$out" | sed -n '/^native build: /,$p' | xargs)" \
+	"native build: 1 recorded PC(s) in the caller instead of the block: main prog.c:60" \
+	"example: the native build records a PC in the caller"
 
 rm -rf "$T"
 done_testing

@@ -47,12 +47,25 @@ echo "not covered:"
 lines < "$w/missed"
 
 # Why "never tail-called" matters: native GCC 12 jumps to some callbacks,
-# so the runtime would see the caller's caller as PC.
-$CC -O2 -c prog.c -o "$w/native.o" -fsanitize-coverage=trace-pc 2>/dev/null &&
-	njmp=$(objdump -dr --no-show-raw-insn "$w/native.o" | awk '
-		/^ +[0-9a-f]+:\t/ { insn = $2 }
-		/R_[A-Z0-9_]+\t__sanitizer_cov_/ { if (insn ~ /^j/) j++ } END { print j + 0 }') &&
-	kjmp=$(objdump -dr --no-show-raw-insn "$w/prog.o" | awk '
-		/^ +[0-9a-f]+:\t/ { insn = $2 }
-		/R_[A-Z0-9_]+\t__sanitizer_cov_/ { if (insn ~ /^j/) j++ } END { print j + 0 }') &&
-	echo "tail-called callbacks (jmp): native -fsanitize-coverage $njmp, kplug $kjmp"
+# so the runtime records the caller's caller as PC.  Build natively, run,
+# and count the recorded PCs that do not follow a call to the callback.
+jmps() {
+	objdump -dr --no-show-raw-insn "$1" | awk '/^ +[0-9a-f]+:\t/ { insn = $2 }
+		/R_[A-Z0-9_]+\t__sanitizer_cov_/ { if (insn ~ /^j/) j++ } END { print j + 0 }'
+}
+if $CC -O2 -g -c prog.c -o "$w/native.o" -fsanitize-coverage=trace-pc 2>/dev/null &&
+	$CC -no-pie "$w/native.o" "$w/runtime.o" -o "$w/native" &&
+	COVERAGE_OUT=$w/npcs "$w/native" "$@" >/dev/null; then
+	objdump -d --no-show-raw-insn "$w/native" |
+		awk '/call.*<__sanitizer_cov_trace_pc>/ { sub(":", "", $1); print "0x" $1 }' > "$w/nsites"
+	while read -r pc; do
+		grep -qx "$(printf '0x%x' $((pc - 5)))" "$w/nsites" ||
+			printf '0x%x\n' $((pc - 1))
+	done < "$w/npcs" > "$w/wrong"
+	echo "tail-called callbacks (jmp): native -fsanitize-coverage $(jmps "$w/native.o"), kplug $(jmps "$w/prog.o")"
+	if [ -s "$w/wrong" ]; then
+		echo "native build: $(wc -l < "$w/wrong") recorded PC(s) in the caller instead of the block:"
+		addr2line -f -e "$w/native" < "$w/wrong" | paste - - |
+			awk '{ sub(".*/", "", $2); sub(" .*", "", $2); print "  " $1 " " $2 }'
+	fi
+fi
