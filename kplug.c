@@ -34,7 +34,8 @@ void kplug_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	error("kplug: %s", buf);
+	/* about the configuration, never a source line: no location */
+	error_at(UNKNOWN_LOCATION, "kplug: %s", buf);
 }
 
 void kplug_register_pass(const struct kplug_ctx *ctx, opt_pass *pass,

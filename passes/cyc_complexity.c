@@ -43,7 +43,10 @@ enum cyc_format { CYC_TEXT, CYC_JSONL };
 enum cyc_severity { CYC_NOTE, CYC_WARNING, CYC_ERROR };
 
 static struct {
-	int fd;			/* -1: no report (warn only) */
+	int fd;			/* -1: no report (warn only, or a write failed) */
+	const char *path;	/* output= and where it was set, for errors */
+	const char *origin;
+	int write_errno;	/* the first failed write, reported at unit end */
 	long min;
 	long warn;
 	int format;
@@ -129,19 +132,29 @@ static void buf_json_str(struct cyc_buf *b, const char *s)
 /* Write the whole line at once: parallel compiles share one file. */
 static void cyc_emit(const char *line, size_t len)
 {
-	while (len) {
+	while (len && cyc.fd >= 0) {
 		ssize_t n = write(cyc.fd, line, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			kplug_error("cyc_complexity: cannot write report: %s",
-				    xstrerror(errno));
+			/* stop writing; one error at the end of the unit */
+			cyc.write_errno = n < 0 ? errno : EIO;
+			cyc.fd = -1;
 			return;
 		}
 		line += n;
 		len -= n;
 	}
+}
+
+/* Outside any function, so the error is one line without a location. */
+static void cyc_finish_unit(void *gcc_data, void *user_data)
+{
+	if (cyc.write_errno)
+		kplug_error("%s: cannot write cyc_complexity output '%s': %s",
+			    cyc.origin, cyc.path ? cyc.path : "stderr",
+			    xstrerror(cyc.write_errno));
 }
 
 /* Is DECL a sanitizer runtime entry point (__ubsan_handle_*, ...)? */
@@ -453,6 +466,8 @@ static int cyc_open_output(const struct kplug_ctx *ctx)
 {
 	const char *path = kplug_str(ctx, "output");
 
+	cyc.path = path;
+	cyc.origin = kplug_origin(ctx, "output");
 	if (!path) {
 		/* warn= alone: the diagnostics replace the stderr report */
 		cyc.fd = cyc.warn ? -1 : STDERR_FILENO;
@@ -461,7 +476,7 @@ static int cyc_open_output(const struct kplug_ctx *ctx)
 	cyc.fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (cyc.fd < 0) {
 		kplug_error("%s: cannot open cyc_complexity output '%s': %s",
-			    kplug_origin(ctx, "output"), path, xstrerror(errno));
+			    cyc.origin, path, xstrerror(errno));
 		return -1;
 	}
 	return 0;
@@ -482,6 +497,8 @@ static int cyc_setup(const struct kplug_ctx *ctx)
 		 (unsigned long)time(NULL));
 	kplug_register_pass(ctx, new cyc_pass(g), "ssa", 1,
 			    PASS_POS_INSERT_AFTER);
+	register_callback(ctx->plugin_name, PLUGIN_FINISH_UNIT, cyc_finish_unit,
+			  NULL);
 	return 0;
 }
 

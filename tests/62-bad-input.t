@@ -173,7 +173,6 @@ bad "output is a directory" \
 bad "output directory does not exist" \
 	"$E $A-cyc_complexity-output=nodir/cc.txt: cannot open cyc_complexity output 'nodir/cc.txt': No such file or directory" \
 	"$A-enable=cyc_complexity" "$A-cyc_complexity-output=nodir/cc.txt"
-TODO="one line per failed write and per function, output not named (passes/cyc_complexity.c cyc_emit)"
 bad "output full (/dev/full)" \
 	"$E $A-cyc_complexity-output=/dev/full: cannot write cyc_complexity output '/dev/full': No space left on device" \
 	"$A-enable=cyc_complexity" "$A-cyc_complexity-output=/dev/full"
