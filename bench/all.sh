@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Every performance ratio of the project, side by side, in one run.
 #
-#   bench/all.sh [SCRIPT...]      (default: cyc.sh sancov.sh report.sh, then
-#                                  any other bench/*.sh)
+#   bench/all.sh [--reuse] [SCRIPT...]   (default: cyc.sh sancov.sh report.sh,
+#                                         then any other bench/*.sh)
+#
+# --reuse prints the table from the logs of the last run instead of running
+# the scripts again (a full run takes about 25 minutes on 2 busy cores).
 #
 # Runs each benchmark script (its full output goes to bench/out/all-NAME.log),
 # collects every line of the form "... ratio ...: VALUE (target OP LIMIT)"
@@ -15,6 +18,11 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${KPLUG_BENCH_OUT:-$TOP/bench/out}
 mkdir -p "$OUT"
 
+reuse=0
+if [ "${1:-}" = --reuse ]; then
+	reuse=1
+	shift
+fi
 if [ $# -gt 0 ]; then
 	scripts=("$@")
 else
@@ -26,6 +34,21 @@ else
 	done
 fi
 
+# "NAME ratio ...: [KIND] VALUE (target OP LIMIT)[, KIND VALUE]..." lines as
+# NAME [(KIND)] <tab> VALUE <tab> OP LIMIT <tab> ok|MISSED; the untargeted
+# extra values become rows with verdict "info".
+parse_ratios() {
+	perl -ne '
+		next unless /^(.*ratio[^:]*):\s*(?:([A-Za-z][\w -]*?)\s+)?([0-9][0-9.e+-]*)\s*\(target\s*([<>]=)\s*([0-9.]+)\)(.*)$/;
+		my ($name, $kind, $v, $op, $lim, $rest) = ($1, $2, $3, $4, $5, $6);
+		my $ok = $op eq "<=" ? $v <= $lim : $v >= $lim;
+		printf "%s\t%s\t%s %s\t%s\n", $name . ($kind ? " ($kind)" : ""), $v, $op, $lim,
+			$ok ? "ok" : "MISSED";
+		while ($rest =~ /,\s*([A-Za-z][\w -]*?)\s+([0-9][0-9.e+-]*)/g) {
+			printf "%s\t%s\t-\tinfo\n", "$name ($1)", $2;
+		}' "$1"
+}
+
 rows=$OUT/all-rows.txt
 : >"$rows"
 status=0
@@ -36,21 +59,22 @@ for s in "${scripts[@]}"; do
 		status=1
 		continue
 	fi
-	echo "== bench/$s" >&2
-	start=$(date +%s)
-	bash "$TOP/bench/$s" >"$OUT/all-$n.log" 2>&1
-	rc=$?
-	secs=$(($(date +%s) - start))
-	echo "   exit $rc after ${secs}s, log: $OUT/all-$n.log" >&2
+	if [ $reuse = 1 ] && [ -f "$OUT/all-$n.log" ]; then
+		rc=0
+		echo "== bench/$s: reusing $OUT/all-$n.log ($(date -u -r "$OUT/all-$n.log" '+%Y-%m-%d %H:%M UTC'))" >&2
+	else
+		echo "== bench/$s" >&2
+		start=$(date +%s)
+		bash "$TOP/bench/$s" >"$OUT/all-$n.log" 2>&1
+		rc=$?
+		secs=$(($(date +%s) - start))
+		echo "   exit $rc after ${secs}s, log: $OUT/all-$n.log" >&2
+	fi
 	found=0
 	while IFS= read -r line; do
 		found=1
 		printf '%s\t%s\n' "$s" "$line" >>"$rows"
-	done < <(sed -n 's/^\(.*ratio[^:]*\): *\([0-9][0-9.e+-]*\) *(target *\([<>]=\) *\([0-9.]*\)).*/\1\t\2\t\3 \4/p' \
-			"$OUT/all-$n.log" |
-		awk -F'\t' '{ split($3, t, " ");
-			ok = (t[1] == "<=") ? ($2 <= t[2]) : ($2 >= t[2]);
-			printf "%s\t%s\t%s\t%s\n", $1, $2, $3, ok ? "ok" : "MISSED" }')
+	done < <(parse_ratios "$OUT/all-$n.log")
 	if [ $found = 0 ]; then
 		printf '%s\t%s\t%s\t%s\t%s\n' "$s" "(no ratio line; exit $rc: $(tail -1 "$OUT/all-$n.log"))" "-" "-" "FAILED" >>"$rows"
 		status=1
@@ -65,5 +89,5 @@ printf '%-11s %-58s %10s %-10s %s\n' bench measure ratio target verdict
 awk -F'\t' '{ printf "%-11s %-58s %10s %-10s %s\n", $1, substr($2, 1, 58), $3, $4, $5 }' "$rows"
 grep -q '	MISSED$' "$rows" && status=1
 echo
-echo "kernel: Linux ${KPLUG_BENCH_KERNEL:-6.12} x86_64 tinyconfig; $(gcc --version | head -1); $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "kernel: Linux ${KPLUG_BENCH_KERNEL:-6.12} x86_64 tinyconfig; $(gcc --version | head -1); printed $(date -u '+%Y-%m-%d %H:%M UTC')"
 exit $status
