@@ -184,8 +184,13 @@ if want um-6.12; then
 	# shellcheck disable=SC2086
 	run_build um-6.12 6.12 um $KT_KPLUG 64BIT=y
 	check_build um-6.12 um arch/x86/um/vdso/um_vdso.o
-	ok $(($(grep -c '_user\.o' <(ar t "$KOUT/um-6.12/vmlinux.a")) > 5 ? 0 : 1)) \
-		"um-6.12: UML user-space objects (*_user.o) built and linked"
+	# UML's user-space objects: built with USER_CFLAGS ("-include user.h").
+	n=0
+	for o in $(ar t "$KOUT/um-6.12/vmlinux.a"); do
+		head -n 1 "$KOUT/um-6.12/$(dirname "$o")/.$(basename "$o").cmd" 2>/dev/null |
+			grep -q -- '-include user.h' && n=$((n + 1))
+	done
+	ok $((n > 10 ? 0 : 1)) "um-6.12: $n UML user-space objects built and linked (each with the one kplug flag)"
 fi
 
 diag "kernel builds and checks: $(($(date +%s) - T0))s"
