@@ -30,6 +30,12 @@ struct kplug_pass {
 	int (*setup)(const struct kplug_ctx *ctx);
 };
 
+/* The pass_data of a GIMPLE pass that needs a CFG, as every kplug pass does. */
+#define KPLUG_GIMPLE_PASS_DATA(pass_name, todo_finish) {		\
+	GIMPLE_PASS, pass_name, OPTGROUP_NONE, TV_NONE, PROP_cfg,	\
+	0, 0, 0, todo_finish						\
+}
+
 /* Option getters bound to the calling pass. */
 static inline const char *kplug_str(const struct kplug_ctx *ctx, const char *key)
 {

@@ -439,17 +439,7 @@ static unsigned int cyc_execute(function *fn)
 
 namespace {
 
-const pass_data cyc_pass_data = {
-	GIMPLE_PASS,		/* type */
-	"kplug_cyc_complexity",	/* name */
-	OPTGROUP_NONE,		/* optinfo_flags */
-	TV_NONE,		/* tv_id */
-	PROP_cfg,		/* properties_required */
-	0,			/* properties_provided */
-	0,			/* properties_destroyed */
-	0,			/* todo_flags_start */
-	0,			/* todo_flags_finish */
-};
+const pass_data cyc_pass_data = KPLUG_GIMPLE_PASS_DATA("kplug_cyc_complexity", 0);
 
 class cyc_pass : public gimple_opt_pass {
 public:

@@ -426,17 +426,7 @@ static unsigned int sancov_untail_execute(function *fn)
 
 namespace {
 
-const pass_data sancov_pass_data = {
-	GIMPLE_PASS,		/* type */
-	"kplug_sancov",		/* name */
-	OPTGROUP_NONE,		/* optinfo_flags */
-	TV_NONE,		/* tv_id */
-	PROP_cfg,		/* properties_required */
-	0,			/* properties_provided */
-	0,			/* properties_destroyed */
-	0,			/* todo_flags_start */
-	TODO_update_ssa,	/* todo_flags_finish */
-};
+const pass_data sancov_pass_data = KPLUG_GIMPLE_PASS_DATA("kplug_sancov", TODO_update_ssa);
 
 /* After each "sancov" instance (-O1 and up, -Og) or "sancov_O0" (-O0). */
 class sancov_pass : public gimple_opt_pass {
@@ -459,17 +449,7 @@ private:
 	bool o0;
 };
 
-const pass_data untail_pass_data = {
-	GIMPLE_PASS,		/* type */
-	"kplug_sancov_untail",	/* name */
-	OPTGROUP_NONE,		/* optinfo_flags */
-	TV_NONE,		/* tv_id */
-	PROP_cfg,		/* properties_required */
-	0,			/* properties_provided */
-	0,			/* properties_destroyed */
-	0,			/* todo_flags_start */
-	0,			/* todo_flags_finish */
-};
+const pass_data untail_pass_data = KPLUG_GIMPLE_PASS_DATA("kplug_sancov_untail", 0);
 
 class untail_pass : public gimple_opt_pass {
 public:
