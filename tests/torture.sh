@@ -111,6 +111,13 @@ command -v "$cc" >/dev/null || { echo "torture: $cc not found" >&2; exit 2; }
 plugin=$(cd "$(dirname "$plugin")" && pwd)/$(basename "$plugin")
 src=$(gcc_source) || { echo "torture: cannot extract GCC sources" >&2; exit 2; }
 
+res=$OUT/torture/$(basename "$cc")
+mkdir -p "$res/plugin"
+# A private copy: a rebuild of kplug.so during the run must not be loaded
+# half-written ("file too short").
+cp "$plugin" "$res/plugin/kplug.so" || exit 2
+plugin=$res/plugin/kplug.so
+
 # Every pass the plugin knows, learnt from its own error message, plus the
 # settings that make each pass do the most work.
 probe() { "$cc" -fplugin="$plugin" "$@" -x c -S -o /dev/null /dev/null 2>&1; }
@@ -129,8 +136,6 @@ done
 msg=$(probe $args)
 [ -z "$msg" ] || { echo "torture: kplug refuses $args: $msg" >&2; exit 2; }
 
-res=$OUT/torture/$(basename "$cc")
-mkdir -p "$res"
 find "$src/gcc/testsuite/gcc.c-torture/compile" "$src/gcc/testsuite/gcc.c-torture/execute" \
 	-maxdepth 1 -name '*.c' | sort >"$res/all"
 total=$(wc -l <"$res/all")
