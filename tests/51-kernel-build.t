@@ -186,7 +186,7 @@ if want um-6.12; then
 	check_build um-6.12 um arch/x86/um/vdso/um_vdso.o
 	# UML's user-space objects: built with USER_CFLAGS ("-include user.h").
 	n=0
-	for o in $(ar t "$KOUT/um-6.12/vmlinux.a"); do
+	for o in $(cd "$KOUT/um-6.12" && ar t vmlinux.a); do
 		head -n 1 "$KOUT/um-6.12/$(dirname "$o")/.$(basename "$o").cmd" 2>/dev/null |
 			grep -q -- '-include user.h' && n=$((n + 1))
 	done
