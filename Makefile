@@ -53,7 +53,7 @@ HEADERS		:= $(wildcard *.h passes/*.h compat/*.h config/*.h)
 
 TOOLS		:= $(patsubst tools/%.c,tools/%,$(wildcard tools/*.c))
 
-.PHONY: FORCE all plugin tools install uninstall deps ensure-deps check check-quick clean prereqs example torture fuzz
+.PHONY: FORCE all plugin tools install uninstall deps ensure-deps check check-quick check-kernel clean prereqs example torture fuzz
 
 all: plugin tools
 
@@ -118,6 +118,11 @@ check: ensure-deps
 check-quick: ensure-deps
 	@$(MAKE) --no-print-directory all
 	KPLUG_QUICK=1 perl tests/harness.pl tests/*.t
+
+# Only the kernel tests (tests/5*): kbuild integration, builds, KCOV boot.
+check-kernel: ensure-deps
+	@$(MAKE) --no-print-directory all
+	perl tests/harness.pl tests/5*-kernel*.t
 
 # The bundled example: complexity report and sancov coverage.
 example: ensure-deps

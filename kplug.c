@@ -42,8 +42,16 @@ void kplug_register_pass(const struct kplug_ctx *ctx, opt_pass *pass,
 			 const char *ref, int instance,
 			 enum pass_positioning_ops pos)
 {
+	/*
+	 * With instance 0 GCC inserts clones and drops the pass it was given:
+	 * keep every pass reachable so that it is not leaked.
+	 */
+	static opt_pass *registered[32];
+	static unsigned int nr_registered;
 	struct register_pass_info info;
 
+	gcc_assert(nr_registered < ARRAY_SIZE(registered));
+	registered[nr_registered++] = pass;
 	info.pass = pass;
 	info.reference_pass_name = ref;
 	info.ref_pass_instance_number = instance;

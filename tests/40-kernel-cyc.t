@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 if quick; then plan 1; skip "KPLUG_QUICK: kernel build skipped"; exit 0; fi
 src=$(kernel_tree 6.1) || { plan 1; echo "not ok 1 - extract linux-source-6.1"; exit 1; }
-seed=$(seed_cyc_plugin gcc) || { plan 1; echo "not ok 1 - build the 2016 plugin"; exit 1; }
+seed=$(seed_cyc_plugin gcc) || { plan 1; echo "not ok 1 - build the 2016 plugin from $SEEDS/004-*.patch"; exit 1; }
 T=$OUT/kernel-cyc-6.1
 rm -rf "$T" && mkdir -p "$T/obj"
 report=$T/kplug.txt
