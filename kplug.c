@@ -38,6 +38,10 @@ void kplug_error(const char *fmt, ...)
 	error_at(UNKNOWN_LOCATION, "kplug: %s", buf);
 }
 
+/* Not static: a write-only static array would be optimised away. */
+opt_pass *kplug_registered[32];
+unsigned int kplug_nr_registered;
+
 void kplug_register_pass(const struct kplug_ctx *ctx, opt_pass *pass,
 			 const char *ref, int instance,
 			 enum pass_positioning_ops pos)
@@ -46,12 +50,10 @@ void kplug_register_pass(const struct kplug_ctx *ctx, opt_pass *pass,
 	 * With instance 0 GCC inserts clones and drops the pass it was given:
 	 * keep every pass reachable so that it is not leaked.
 	 */
-	static opt_pass *registered[32];
-	static unsigned int nr_registered;
 	struct register_pass_info info;
 
-	gcc_assert(nr_registered < ARRAY_SIZE(registered));
-	registered[nr_registered++] = pass;
+	gcc_assert(kplug_nr_registered < ARRAY_SIZE(kplug_registered));
+	kplug_registered[kplug_nr_registered++] = pass;
 	info.pass = pass;
 	info.reference_pass_name = ref;
 	info.ref_pass_instance_number = instance;
