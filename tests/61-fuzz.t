@@ -13,7 +13,7 @@ fi
 make -s -C "$F" >"$OUT/fuzz-build.log" 2>&1
 ok $? "fuzzers build (clang -fsanitize=fuzzer,address,undefined)"
 
-if quick; then runs=3000; else runs=${KPLUG_FUZZ_RUNS:-60000}; fi
+if quick; then runs=3000; else runs=${KPLUG_FUZZ_RUNS:-20000}; fi
 for h in fuzz_config fuzz_speclist; do
 	if [ ! -x "$F/$h" ]; then
 		skip "$h not built (its source in config/ is missing)"
