@@ -178,15 +178,24 @@ static bool cyc_sanitizer_fn(tree decl)
 	return false;
 }
 
-/* Does BB call a sanitizer handler? */
-static bool cyc_sanitizer_block(basic_block bb)
+/*
+ * Does BB call a sanitizer handler?  WITH_UNREACHABLE: also count
+ * __builtin___ubsan_handle_builtin_unreachable, which stands in for
+ * __builtin_unreachable and so is no sanitizer noreturn of its own.
+ */
+static bool cyc_calls_sanitizer(basic_block bb, bool with_unreachable)
 {
 	gimple_stmt_iterator gsi;
 
 	for (gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
 		gimple *stmt = gsi_stmt(gsi);
+		tree decl;
 
-		if (is_gimple_call(stmt) && cyc_sanitizer_fn(gimple_call_fndecl(stmt)))
+		if (!is_gimple_call(stmt))
+			continue;
+		decl = gimple_call_fndecl(stmt);
+		if (cyc_sanitizer_fn(decl) && (with_unreachable ||
+		    !strstr(IDENTIFIER_POINTER(DECL_NAME(decl)), "builtin_unreachable")))
 			return true;
 	}
 	return false;
@@ -205,7 +214,7 @@ static bool cyc_sanitizer_decision(basic_block bb)
 
 	FOR_EACH_EDGE(e, ei, bb->succs)
 		if (e->dest != EXIT_BLOCK_PTR_FOR_FN(cfun) &&
-		    cyc_sanitizer_block(e->dest))
+		    cyc_calls_sanitizer(e->dest, true))
 			return true;
 	return false;
 }
@@ -213,20 +222,7 @@ static bool cyc_sanitizer_decision(basic_block bb)
 /* A noreturn block that is a sanitizer's: not __builtin_unreachable's stand-in. */
 static bool cyc_sanitizer_noreturn(basic_block bb)
 {
-	gimple_stmt_iterator gsi;
-
-	for (gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
-		gimple *stmt = gsi_stmt(gsi);
-		tree decl;
-
-		if (!is_gimple_call(stmt))
-			continue;
-		decl = gimple_call_fndecl(stmt);
-		if (cyc_sanitizer_fn(decl) &&
-		    !strstr(IDENTIFIER_POINTER(DECL_NAME(decl)), "builtin_unreachable"))
-			return true;
-	}
-	return false;
+	return cyc_calls_sanitizer(bb, false);
 }
 
 /* The location of the statement that ends BB (its branch), or any location in it. */
