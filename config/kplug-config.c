@@ -18,6 +18,7 @@
 #include <ini.h>
 
 #include "kplug-config.h"
+#include "kplug-util.h"
 
 #define GLOBAL_PASS	(-1)
 
@@ -68,33 +69,12 @@ static int fail(struct kplug_config *cfg, const char *fmt, ...)
 static int fail(struct kplug_config *cfg, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
+	int ret;
 
-	n = snprintf(cfg->err, sizeof(cfg->err), "kplug: ");
 	va_start(ap, fmt);
-	vsnprintf(cfg->err + n, sizeof(cfg->err) - n, fmt, ap);
+	ret = kplug_vfail(cfg->err, sizeof(cfg->err), fmt, ap);
 	va_end(ap);
-	return -1;
-}
-
-static void *xzalloc(size_t size)
-{
-	void *p = calloc(1, size ? size : 1);
-
-	if (!p) {
-		fputs("kplug: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	size_t len = strlen(s);
-	char *p = (char *)xzalloc(len + 1);
-
-	memcpy(p, s, len);
-	return p;
+	return ret;
 }
 
 static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -108,7 +88,7 @@ static char *xasprintf(const char *fmt, ...)
 	va_start(ap, fmt);
 	len = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	p = (char *)xzalloc(len + 1);
+	p = (char *)kplug_xzalloc(len + 1);
 	va_start(ap, fmt);
 	vsnprintf(p, len + 1, fmt, ap);
 	va_end(ap);
@@ -300,18 +280,18 @@ static int set_default(struct kplug_config *cfg, int pass, int opt)
 struct kplug_config *kplug_config_new(const struct kplug_pass_info *const *passes,
 				      int npasses)
 {
-	struct kplug_config *cfg = (struct kplug_config *)xzalloc(sizeof(*cfg));
+	struct kplug_config *cfg = (struct kplug_config *)kplug_xzalloc(sizeof(*cfg));
 	int p, o;
 
 	cfg->passes = passes;
 	cfg->npasses = npasses;
 	cfg->tail = &cfg->head;
-	cfg->values = (struct value **)xzalloc(npasses * sizeof(*cfg->values));
-	cfg->nopts = (int *)xzalloc(npasses * sizeof(int));
-	cfg->enabled = (int *)xzalloc(npasses * sizeof(int));
+	cfg->values = (struct value **)kplug_xzalloc(npasses * sizeof(*cfg->values));
+	cfg->nopts = (int *)kplug_xzalloc(npasses * sizeof(int));
+	cfg->enabled = (int *)kplug_xzalloc(npasses * sizeof(int));
 	for (p = 0; p < npasses; p++) {
 		cfg->nopts[p] = count_opts(passes[p]);
-		cfg->values[p] = (struct value *)xzalloc(cfg->nopts[p] *
+		cfg->values[p] = (struct value *)kplug_xzalloc(cfg->nopts[p] *
 							  sizeof(struct value));
 		for (o = 0; o < cfg->nopts[p]; o++)
 			set_default(cfg, p, o);
@@ -377,7 +357,7 @@ static int find_opt(const struct kplug_config *cfg, int pass, const char *key)
 
 static char *pass_names(const struct kplug_config *cfg)
 {
-	char *names = xstrdup("all");
+	char *names = kplug_xstrdup("all");
 	int p;
 
 	for (p = 0; p < cfg->npasses; p++) {
@@ -412,14 +392,14 @@ static int check_pass_item(const char *item, void *arg)
 static void append(struct kplug_config *cfg, enum layer layer, int pass, int opt,
 		   const char *value, const char *origin, const char *glob)
 {
-	struct setting *s = (struct setting *)xzalloc(sizeof(*s));
+	struct setting *s = (struct setting *)kplug_xzalloc(sizeof(*s));
 
 	s->layer = layer;
 	s->pass = pass;
 	s->opt = opt;
-	s->value = xstrdup(value);
-	s->origin = xstrdup(origin);
-	s->glob = glob ? xstrdup(glob) : NULL;
+	s->value = kplug_xstrdup(value);
+	s->origin = kplug_xstrdup(origin);
+	s->glob = glob ? kplug_xstrdup(glob) : NULL;
 	*cfg->tail = s;
 	cfg->tail = &s->next;
 }
@@ -568,7 +548,7 @@ static int on_ini_entry(void *user, const char *section, const char *name,
 		goto out;
 	}
 	if (!strcmp(section, "kplug")) {
-		key = xstrdup(name);
+		key = kplug_xstrdup(name);
 		if (global_key(key) == KEY_NONE) {
 			ret = fail(cfg, "%s: unknown key '%s' in [kplug] (expected enable, disable, root)",
 				   what, name);
@@ -577,7 +557,7 @@ static int on_ini_entry(void *user, const char *section, const char *name,
 	} else if (!strncmp(section, "path:", 5)) {
 		glob = section + 5;
 		layer = LAYER_INI_PATH;
-		key = xstrdup(name);
+		key = kplug_xstrdup(name);
 		if (!*glob) {
 			ret = fail(cfg, "%s: empty glob in section [path:]", what);
 			goto out;
@@ -688,7 +668,7 @@ static char *absolute(const char *path)
 	char *abs;
 
 	if (path[0] == '/')
-		abs = xstrdup(path);
+		abs = kplug_xstrdup(path);
 	else if (!getcwd(cwd, sizeof(cwd)))
 		abs = xasprintf("/%s", path);	/* cwd unknown: take "/" */
 	else
@@ -706,11 +686,11 @@ static char *match_path(const char *input, const char *root)
 	char *rel;
 
 	if (!strcmp(abs_root, "/"))
-		rel = xstrdup(abs_input + 1);
+		rel = kplug_xstrdup(abs_input + 1);
 	else if (!strncmp(abs_input, abs_root, len) && abs_input[len] == '/')
-		rel = xstrdup(abs_input + len + 1);
+		rel = kplug_xstrdup(abs_input + len + 1);
 	else
-		rel = xstrdup(abs_input);
+		rel = kplug_xstrdup(abs_input);
 	free(abs_input);
 	free(abs_root);
 	return rel;

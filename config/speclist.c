@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "speclist.h"
+#include "kplug-util.h"
 
 #define SPEC_ERR_MAX	1024
 #define SPEC_QUOTE_MAX	64	/* bytes of a culprit quoted in an error */
@@ -37,32 +38,12 @@ static int spec_fail(struct kplug_speclist *sl, const char *fmt, ...)
 static int spec_fail(struct kplug_speclist *sl, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
+	int ret;
 
-	n = snprintf(sl->err, sizeof(sl->err), "kplug: ");
 	va_start(ap, fmt);
-	vsnprintf(sl->err + n, sizeof(sl->err) - n, fmt, ap);
+	ret = kplug_vfail(sl->err, sizeof(sl->err), fmt, ap);
 	va_end(ap);
-	return -1;
-}
-
-static void *spec_zalloc(size_t size)
-{
-	void *p = calloc(1, size ? size : 1);
-
-	if (!p) {
-		fputs("kplug: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-static char *spec_strndup(const char *s, size_t len)
-{
-	char *p = (char *)spec_zalloc(len + 1);
-
-	memcpy(p, s, len);
-	return p;
+	return ret;
 }
 
 /*
@@ -88,7 +69,7 @@ static void spec_quote(char *buf, size_t size, const char *s, size_t len)
 struct kplug_speclist *kplug_speclist_new(void)
 {
 	struct kplug_speclist *sl =
-		(struct kplug_speclist *)spec_zalloc(sizeof(*sl));
+		(struct kplug_speclist *)kplug_xzalloc(sizeof(*sl));
 	int k;
 
 	for (k = 0; k < KPLUG_SPEC_NKINDS; k++)
@@ -152,9 +133,9 @@ static const char *spec_glob_problem(const char *glob, size_t len)
 static void spec_append(struct kplug_speclist *sl, enum kplug_spec_kind kind,
 			const char *glob, size_t len)
 {
-	struct spec_entry *e = (struct spec_entry *)spec_zalloc(sizeof(*e));
+	struct spec_entry *e = (struct spec_entry *)kplug_xzalloc(sizeof(*e));
 
-	e->glob = spec_strndup(glob, len);
+	e->glob = kplug_xstrndup(glob, len);
 	*sl->tail[kind] = e;
 	sl->tail[kind] = &e->next;
 	sl->count[kind]++;
@@ -210,7 +191,7 @@ static int spec_section(struct kplug_speclist *sl, const char *name, int line,
 		spec_quote(q, sizeof(q), s, len);
 		return spec_fail(sl, "%s:%d: section glob '%s' %s", name, line, q, why);
 	}
-	glob = spec_strndup(s, len);
+	glob = kplug_xstrndup(s, len);
 	applies = !fnmatch(glob, SPEC_SECTION, 0);
 	free(glob);
 	return applies;

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the config/ sources: allocation that never returns
+ * NULL and the "kplug: ..." error line.  No GCC header, like all of config/.
+ */
+#ifndef KPLUG_UTIL_H
+#define KPLUG_UTIL_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline void *kplug_xzalloc(size_t size)
+{
+	void *p = calloc(1, size ? size : 1);
+
+	if (!p) {
+		fputs("kplug: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+static inline char *kplug_xstrndup(const char *s, size_t len)
+{
+	char *p = (char *)kplug_xzalloc(len + 1);
+
+	memcpy(p, s, len);
+	return p;
+}
+
+static inline char *kplug_xstrdup(const char *s)
+{
+	return kplug_xstrndup(s, strlen(s));
+}
+
+/* Format "kplug: FMT" into BUF; returns -1 for the caller to return. */
+static inline int kplug_vfail(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	int n = snprintf(buf, size, "kplug: ");
+
+	vsnprintf(buf + n, size - n, fmt, ap);
+	return -1;
+}
+
+#endif
