@@ -14,13 +14,11 @@ echo
 echo "== the same through an ini profile (example/profile.ini: only M >= 4)"
 gcc -O2 -c driver.c -o /dev/null -fplugin="$KPLUG" \
 	-fplugin-arg-kplug-config=profile.ini 2>&1
-if gcc -fplugin="$KPLUG" -v --help 2>/dev/null | grep -q 'cyc_complexity-format'; then
-	echo
-	echo "== JSON Lines for build robots (cyc_complexity-format=jsonl)"
-	gcc -O2 -c driver.c -o /dev/null -fplugin="$KPLUG" \
-		-fplugin-arg-kplug-enable=cyc_complexity \
-		-fplugin-arg-kplug-cyc_complexity-format=jsonl 2>&1
-fi
+echo
+echo "== JSON Lines for build robots (cyc_complexity-format=jsonl)"
+gcc -O2 -c driver.c -o /dev/null -fplugin="$KPLUG" \
+	-fplugin-arg-kplug-enable=cyc_complexity \
+	-fplugin-arg-kplug-cyc_complexity-format=jsonl 2>&1
 if [ -x coverage/run.sh ]; then
 	echo
 	echo "== sancov: coverage of a small program built with kplug"

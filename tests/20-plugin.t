@@ -125,5 +125,11 @@ err=$(make -s -C "$TOP" CC="$fake/gcc-13" KPLUG_SO="$T/x.so" 2>&1); rc=$?
 is "$(echo "$err" | grep kplug)" "kplug: no GCC plugin headers for $fake/gcc-13 in $fake/plugin/include: apt-get install gcc-13-plugin-dev (or: make deps)" "missing plugin headers name the package"
 ok $((rc == 0)) "missing plugin headers: make fails"
 
+# The README's main job: the bundled example.
+ex=$(KPLUG="$KPLUG" "$TOP/example/run.sh" 2>&1); ok $? "example/run.sh succeeds"
+echo "$ex" | grep -q '^Cyclomatic Complexity 10 driver.c:handle_irq$'; ok $? "example: text report"
+echo "$ex" | grep -q '^{"file":"driver.c","line":23,"function":"regs_init","M":5,.*"macros":{"CHECK_RANGE":2}'
+ok $? "example: JSON Lines with macro attribution"
+
 rm -rf "$T"
 done_testing
