@@ -26,12 +26,20 @@ PLUGIN_PKG	:= gcc-$(GCC_MAJOR)-plugin-dev-$(GCC_TARGET)
 endif
 INIH_LIB	:= $(shell $(CXX) -print-file-name=libinih.a 2>/dev/null)
 
+# What "make example" needs: the compiler, its plugin headers, inih.
+EXAMPLE_PKGS	:= g++ make binutils libinih-dev $(if $(GCC_MAJOR),$(PLUGIN_PKG),gcc gcc-12-plugin-dev)
+# What the whole test suite needs (tests/01-deps.t checks that every tool
+# a test calls comes from one of these or from a required package).
+# libclang-rt-14-dev (libFuzzer) is only a Recommends of clang: named here;
+# clang-tools-14 has sancov-14 (reads .sancov files, tests/34).
 DEPS_PKGS	:= g++ make libinih-dev gcc-12-plugin-dev gcc-11 gcc-11-plugin-dev \
 		   gcc-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu \
 		   gcc-arm-linux-gnueabi gcc-12-plugin-dev-arm-linux-gnueabi \
 		   gcc-12-source linux-source-6.1 linux-source-6.12 \
 		   qemu-system-x86 flex bison bc libelf-dev libssl-dev cpio \
-		   xz-utils perl python3 valgrind binutils clang rsync kmod time
+		   xz-utils perl python3 valgrind binutils clang clang-14 \
+		   libclang-rt-14-dev llvm-14 clang-tools-14 rsync kmod time patch \
+		   ccache icecc iproute2
 
 PLUGIN_CXXFLAGS	:= -fPIC -fno-rtti -fno-exceptions -fasynchronous-unwind-tables \
 		   -std=gnu++11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
@@ -41,7 +49,6 @@ PLUGIN_CXXFLAGS	:= -fPIC -fno-rtti -fno-exceptions -fasynchronous-unwind-tables 
 # Linked with the C driver: operator new/delete resolve to cc1's own (cc1
 # exports them), so loading kplug does not map libstdc++.so into every cc1.
 PLUGIN_LD	?= $(patsubst %g++,%gcc,$(CXX))
-PLUGIN_LDFLAGS	:= -shared -Wl,--exclude-libs,ALL
 
 PASS_SRCS	:= $(sort $(wildcard passes/*.c))
 COMPAT_SRCS	:= $(sort $(wildcard compat/*.c))
@@ -51,9 +58,14 @@ BUILD		:= build/gcc-$(GCC_MAJOR)-$(GCC_TARGET)
 PLUGIN_OBJS	:= $(PLUGIN_SRCS:%.c=$(BUILD)/%.o)
 HEADERS		:= $(wildcard *.h passes/*.h compat/*.h config/*.h)
 
-TOOLS		:= $(patsubst tools/%.c,tools/%,$(wildcard tools/*.c))
+# kplug-report is built from tools/report/ (one concern per file) and the
+# JSON escaper it shares with the plugin; -pthread: its reader runs a
+# parsing thread.
+REPORT_SRCS	:= $(sort $(wildcard tools/report/*.c)) config/kplug-json.c
+REPORT_HDRS	:= $(wildcard tools/report/*.h) config/kplug-json.h
+TOOLS		:= $(patsubst tools/%.c,tools/%,$(wildcard tools/*.c)) tools/kplug-report
 
-.PHONY: FORCE all plugin tools install uninstall deps ensure-deps check check-quick check-kernel clean prereqs example torture fuzz
+.PHONY: print-deps torture-full FORCE all plugin tools install uninstall deps ensure-deps check check-quick check-kernel clean prereqs example torture fuzz
 
 all: plugin tools
 
@@ -63,39 +75,49 @@ prereqs:
 	@test -f "$(PLUGIN_DIR)/include/plugin-version.h" || { echo "kplug: no GCC plugin headers for $(CC) in $(PLUGIN_DIR)/include: apt-get install $(PLUGIN_PKG) (or: make deps)" >&2; exit 1; }
 	@test -f "$(INIH_LIB)" || { echo "kplug: static inih library (libinih.a) not found: apt-get install libinih-dev (or: make deps)" >&2; exit 1; }
 
-# KPLUG_SO names the output; relink when it was last linked for another CC.
+# KPLUG_SO names the output; relink when it was last linked for another CC
+# or another PROFILE.
 KPLUG_SO	?= kplug.so
+# "make PROFILE=file.ini" embeds the profile into kplug.so (section
+# .kplug.profile), read before any argument: it travels with the plugin
+# (icecream ships it, ccache hashes it).  See docs/distributed.md.
+PROFILE		?=
+BUILD_STAMP	:= $(BUILD)$(if $(PROFILE), profile=$(PROFILE))
 LAST_BUILD	:= $(shell cat $(KPLUG_SO).build 2>/dev/null)
-ifneq ($(LAST_BUILD),$(BUILD))
+ifneq ($(LAST_BUILD),$(BUILD_STAMP))
 RELINK		:= FORCE
 endif
 
 plugin: $(KPLUG_SO)
 
-$(KPLUG_SO): $(PLUGIN_OBJS) $(RELINK) | prereqs
+# kplug-link.sh is the one link recipe, shared with the kernel's build:
+# weak GCC symbols (so the version check can run in another GCC), only
+# plugin_init and plugin_is_GPL_compatible exported, no libstdc++.
+$(KPLUG_SO): $(PLUGIN_OBJS) kplug-link.sh $(PROFILE) $(RELINK) | prereqs
 	@mkdir -p $(dir $@)
-	$(PLUGIN_LD) $(PLUGIN_LDFLAGS) -o $@ $(PLUGIN_OBJS) $(INIH_LIB)
-	@echo "$(BUILD)" > $@.build
+	$(SHELL) kplug-link.sh $@ $(CC) "$(PLUGIN_LD)" $(INIH_LIB) $(PLUGIN_OBJS)
+ifneq ($(PROFILE),)
+	@{ printf '%s\0' "$(PROFILE)" && cat "$(PROFILE)"; } > $@.profile
+	objcopy --add-section .kplug.profile=$@.profile $@ && rm -f $@.profile
+	@$(CC) -fplugin=$(abspath $@) -x c -c /dev/null -o /dev/null || \
+		{ rm -f $@; echo "kplug: PROFILE=$(PROFILE) is not a valid profile (see above)" >&2; exit 1; }
+endif
+	@echo "$(BUILD_STAMP)" > $@.build
 
 FORCE:
 
-# Every undefined symbol of the GCC-facing objects is made weak: loaded into
-# another GCC, kplug.so then still loads and its version check can name both
-# compilers, instead of dlopen() failing on the first GCC symbol that moved.
-# (config/ uses only libc and inih; a weak reference would not pull inih's
-# archive member in, so those objects are left alone.)
 $(BUILD)/%.o: %.c $(HEADERS) Makefile | prereqs
 	@mkdir -p $(dir $@)
-	$(CXX) $(PLUGIN_CXXFLAGS) -x c++ -c -o $@.raw $<
-	@if [ "$(filter config/%,$<)" ]; then mv $@.raw $@; else \
-		nm -u $@.raw | awk '{ print $$2 }' > $@.undef && \
-		objcopy --weaken-symbols=$@.undef $@.raw $@ && rm -f $@.raw $@.undef; fi
+	$(CXX) $(PLUGIN_CXXFLAGS) -x c++ -c -o $@ $<
 
 # Host tools are plain C and need no GCC headers.
 tools: $(TOOLS)
 
 tools/%: tools/%.c
 	$(HOSTCC) -O2 -g -Wall -Wextra -o $@ $< -lm
+
+tools/kplug-report: $(REPORT_SRCS) $(REPORT_HDRS) Makefile
+	$(HOSTCC) -O2 -g -Wall -Wextra -pthread -I. -o $@ $(REPORT_SRCS) -lm
 
 install: $(KPLUG_SO)
 	install -D -m 0644 $(KPLUG_SO) $(DESTDIR)$(PLUGIN_DIR)/kplug.so
@@ -110,6 +132,9 @@ deps:
 ensure-deps:
 	@tools/ensure-deps $(DEPS_PKGS)
 
+# The harness clears the variables that shrink the suite (KPLUG_QUICK,
+# KPLUG_KERNEL_BUILDS, sample sizes) and ends with
+# "N passed, N failed, N skipped"; under CI=true a skip is a failure.
 check: ensure-deps
 	@$(MAKE) --no-print-directory all
 	perl tests/harness.pl tests/*.t
@@ -117,15 +142,17 @@ check: ensure-deps
 # Everything but the long kernel and corpus tests.
 check-quick: ensure-deps
 	@$(MAKE) --no-print-directory all
-	KPLUG_QUICK=1 perl tests/harness.pl tests/*.t
+	perl tests/harness.pl --quick tests/*.t
 
 # Only the kernel tests (tests/5*): kbuild integration, builds, KCOV boot.
 check-kernel: ensure-deps
 	@$(MAKE) --no-print-directory all
 	perl tests/harness.pl tests/5*-kernel*.t
 
-# The bundled example: complexity report and sancov coverage.
-example: ensure-deps
+# The bundled example: complexity report and sancov coverage.  Installs
+# only what the example needs, not the test suite's packages.
+example:
+	@tools/ensure-deps $(EXAMPLE_PKGS)
 	@$(MAKE) --no-print-directory all
 	example/run.sh
 
@@ -135,15 +162,24 @@ clean:
 # Hardening (docs/hardening.md).  torture: GCC's C torture suite with every
 # kplug pass on, a seeded sample per level (-O0 -O1 -O2 -Os -O3, -g
 # -fcompare-debug), on GCC 12 and GCC 11; fails on any ICE, compare-debug or
-# kplug-only failure.  fuzz: each libFuzzer harness for FUZZ_SECONDS.
-TORTURE_SAMPLE	?= 1200
-TORTURE_SAMPLE11 ?= 600
+# kplug-only failure.  CI runs this sample; torture-full runs every file at
+# every level on both compilers (3,495 files x 6 levels each; not in CI).
+# fuzz: each libFuzzer harness for FUZZ_SECONDS.
+TORTURE_SAMPLE	?= 600
+TORTURE_SAMPLE11 ?= 300
 FUZZ_SECONDS	?= 600
 
 torture: all
 	tests/torture.sh --sample $(TORTURE_SAMPLE) --seed 1
-	$(MAKE) --no-print-directory CC=gcc-11 KPLUG_SO=build/gcc11/kplug.so plugin
-	tests/torture.sh --cc gcc-11 --plugin build/gcc11/kplug.so --sample $(TORTURE_SAMPLE11) --seed 2
+	$(MAKE) --no-print-directory CC=gcc-11 KPLUG_SO=build/gcc-11/kplug.so plugin
+	tests/torture.sh --cc gcc-11 --plugin build/gcc-11/kplug.so --sample $(TORTURE_SAMPLE11) --seed 2
+
+torture-full:
+	$(MAKE) --no-print-directory TORTURE_SAMPLE=0 TORTURE_SAMPLE11=0 torture
 
 fuzz:
 	$(MAKE) -C tests/fuzz run SECONDS=$(FUZZ_SECONDS)
+
+# For tests/01-deps.t.
+print-deps:
+	@echo $(DEPS_PKGS)

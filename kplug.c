@@ -3,12 +3,13 @@
  * kplug: one GCC plugin for kernel builds, multiplexing sub-passes.
  *
  * This file only wires the sub-passes of passes/ together: one version
- * check, one option/profile parse, one PLUGIN_INFO, one GGC root table,
- * then the setup of every enabled pass.  Adding a pass means adding its
+ * check, one option/profile parse, one PLUGIN_INFO, then for the unit,
+ * once its source file's name is known, one GGC root table and the setup
+ * of every enabled pass.  Adding a pass means adding its
  * file to passes/ and one line to the table below.
  */
 #include "kplug.h"
-#include "plugin-version.h"
+#include "compat/source-name.h"
 
 int plugin_is_GPL_compatible;
 
@@ -19,23 +20,33 @@ static const struct kplug_pass *const kplug_passes[] = {
 
 #define NR_PASSES	((int)ARRAY_SIZE(kplug_passes))
 
-#ifndef KPLUG_SRCDIR
-#define KPLUG_SRCDIR	"<kplug source>"
-#endif
-
 static struct kplug_config *kplug_cfg;
 static const struct kplug_pass_info *kplug_infos[NR_PASSES];
+static const char *kplug_plugin_name;
+static const char *kplug_raw_input;	/* what cc1 was given: "foo.i", "-" */
+static const char *kplug_source;	/* what the line marker names */
+
+const char *kplug_unit_source(void)
+{
+	return kplug_source;
+}
+
+const char *kplug_unit_name(void)
+{
+	return kplug_source ? kplug_source : main_input_filename;
+}
 
 void kplug_error(const char *fmt, ...)
 {
-	char buf[KPLUG_ERR_MAX];
 	va_list ap;
+	char *msg;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	msg = xvasprintf(fmt, ap);	/* any length: it may quote a path */
 	va_end(ap);
 	/* about the configuration, never a source line: no location */
-	error_at(UNKNOWN_LOCATION, "kplug: %s", buf);
+	error_at(UNKNOWN_LOCATION, "kplug: %s", msg);
+	free(msg);
 }
 
 /* Not static: a write-only static array would be optimised away. */
@@ -62,36 +73,6 @@ void kplug_register_pass(const struct kplug_ctx *ctx, opt_pass *pass,
 			  &info);
 }
 
-static void describe_gcc(char *buf, size_t len,
-			 const struct plugin_gcc_version *v)
-{
-	snprintf(buf, len, "GCC %s (%s%s%s)", v->basever, v->datestamp,
-		 *v->devphase ? " " : "", v->devphase);
-}
-
-/*
- * plugin_default_version_check() compares basever, datestamp, devphase,
- * revision and configure arguments.  Name both compilers on failure.
- */
-static bool check_gcc_version(struct plugin_gcc_version *version)
-{
-	char built[128], loaded[128];
-	const char *why = "";
-	const char *driver = getenv("COLLECT_GCC");	/* set by the gcc driver */
-
-	if (plugin_default_version_check(version, &gcc_version))
-		return true;
-	describe_gcc(built, sizeof(built), &gcc_version);
-	describe_gcc(loaded, sizeof(loaded), version);
-	if (!strcmp(built, loaded))
-		why = ", same version but a different build configuration";
-	kplug_error("kplug.so was built for %s but loaded into %s%s; rebuild it "
-		    "for this compiler: make -C %s CC=%s clean install",
-		    built, loaded, why, KPLUG_SRCDIR,
-		    driver ? lbasename(driver) : "<your gcc>");
-	return false;
-}
-
 static char *help_add(char *help, char *line)
 {
 	char *joined = reconcat(help, help, line, NULL);
@@ -103,7 +84,9 @@ static char *help_add(char *help, char *line)
 static char *build_help(void)
 {
 	char *help = xstrdup("kplug " KPLUG_VERSION ": -fplugin-arg-kplug-enable=PASS[,PASS], "
-			     "-disable=..., -config=FILE.ini, -root=DIR, -PASS-KEY=VALUE\n");
+			     "-disable=..., -config=FILE.ini, -root=DIR, -PASS-KEY=VALUE; "
+			     "below the profile: -default-KEY=VALUE; hard gates: "
+			     "-forbid=PASS, -permit=PASS, -limit-PASS-KEY=VALUE[,VALUE]\n");
 	int p;
 
 	for (p = 0; p < NR_PASSES; p++) {
@@ -143,6 +126,43 @@ static void register_ggc_roots(const char *plugin_name)
 	register_callback(plugin_name, PLUGIN_REGISTER_GGC_ROOTS, NULL, all);
 }
 
+/*
+ * The profile "make PROFILE=" or the kernel build put into kplug.so itself
+ * (section .kplug.profile: its name, a NUL, its text): read first, as if
+ * by a -fplugin-arg-kplug-config= before every argument.  It travels with
+ * the plugin file wherever that goes (icecream ships it to the remote,
+ * ccache hashes it), so no compile can run with another profile.
+ */
+static bool load_embedded_profile(const char *so)
+{
+	char *err = NULL, *data, *origin;
+	size_t len, name_len;
+	int ret;
+
+	ret = kplug_elf_section(so, KPLUG_PROFILE_SECTION, &data, &len, &err);
+	if (ret <= 0) {
+		if (ret < 0)
+			error("%s", err ? err : "kplug: out of memory");
+		free(err);
+		return ret == 0;
+	}
+	name_len = strnlen(data, len);
+	if (name_len == len) {
+		kplug_error("%s: section %s: no NUL byte ends the name of the profile",
+			    so, KPLUG_PROFILE_SECTION);
+		free(data);
+		return false;
+	}
+	origin = concat(data, " (embedded in ", so, ")", NULL);
+	ret = kplug_config_load_ini_mem(kplug_cfg, origin, data + name_len + 1,
+					len - name_len - 1);
+	free(origin);
+	free(data);
+	if (ret)
+		error("%s", kplug_config_error(kplug_cfg));
+	return ret == 0;
+}
+
 static bool parse_config(const struct plugin_name_args *info)
 {
 	int i;
@@ -150,16 +170,63 @@ static bool parse_config(const struct plugin_name_args *info)
 	for (i = 0; i < NR_PASSES; i++)
 		kplug_infos[i] = &kplug_passes[i]->info;
 	kplug_cfg = kplug_config_new(kplug_infos, NR_PASSES);
+	if (!load_embedded_profile(info->full_name))
+		return false;
 	for (i = 0; i < info->argc; i++)
 		if (kplug_config_add_arg(kplug_cfg, info->argv[i].key,
 					 info->argv[i].value))
 			goto fail;
-	if (kplug_config_resolve(kplug_cfg, main_input_filename))
-		goto fail;
 	return true;
 fail:
 	error("%s", kplug_config_error(kplug_cfg));
 	return false;
+}
+
+/* Settings that depend on the path need the source file's name. */
+static bool check_source_known(const char *source)
+{
+	const char *glob, *origin;
+
+	if (source)
+		return true;
+	origin = kplug_config_path_origin(kplug_cfg, &glob);
+	if (!origin)
+		return true;
+	kplug_error("%s: [path:%s] needs the name of the source file, but '%s' "
+		    "starts with no line marker naming it (preprocessed with -P?)",
+		    origin, glob, main_input_filename);
+	return false;
+}
+
+/*
+ * Everything that depends on the unit: [path:] sections, src: lists, and
+ * so which passes run, with what options.  Called once the source's name
+ * is known, before the front end parses any code.
+ */
+static void begin_unit(const char *source)
+{
+	int p;
+
+	kplug_source = source;
+	if (!check_source_known(source))
+		return;
+	if (kplug_config_resolve(kplug_cfg, source)) {
+		error("%s", kplug_config_error(kplug_cfg));
+		return;
+	}
+	register_ggc_roots(kplug_plugin_name);
+	for (p = 0; p < NR_PASSES; p++) {
+		struct kplug_ctx ctx = { kplug_cfg, p, kplug_plugin_name };
+
+		if (kplug_config_enabled(kplug_cfg, p) &&
+		    kplug_passes[p]->setup(&ctx))
+			return;
+	}
+}
+
+static void start_unit(void *gcc_data, void *user_data)
+{
+	kplug_source_name(kplug_raw_input, begin_unit);
 }
 
 int plugin_init(struct plugin_name_args *plugin_info,
@@ -167,13 +234,12 @@ int plugin_init(struct plugin_name_args *plugin_info,
 {
 	static struct plugin_info kplug_info;
 	const char *name = plugin_info->base_name;
-	int p;
 
 	/*
 	 * Errors are reported with error() and 0 is returned: GCC then fails
 	 * the compilation with our one line instead of adding its own.
 	 */
-	if (!check_gcc_version(version))
+	if (!kplug_check_gcc_version(version))
 		return 0;
 	if (!parse_config(plugin_info))
 		return 0;
@@ -181,14 +247,14 @@ int plugin_init(struct plugin_name_args *plugin_info,
 	kplug_info.version = KPLUG_VERSION;
 	kplug_info.help = build_help();
 	register_callback(name, PLUGIN_INFO, NULL, &kplug_info);
-	register_ggc_roots(name);
-
-	for (p = 0; p < NR_PASSES; p++) {
-		struct kplug_ctx ctx = { kplug_cfg, p, name };
-
-		if (kplug_config_enabled(kplug_cfg, p) &&
-		    kplug_passes[p]->setup(&ctx))
-			return 0;
-	}
+	/*
+	 * The unit's settings wait for the source's name: here cc1's input
+	 * is still "foo.i" or "-" (stdin).  PLUGIN_START_UNIT comes before
+	 * the front end parses anything, so every pass is still set up in
+	 * time (sancov's flag changes how && and || are folded).
+	 */
+	kplug_plugin_name = name;
+	kplug_raw_input = main_input_filename ? main_input_filename : "-";
+	register_callback(name, PLUGIN_START_UNIT, start_unit, NULL);
 	return 0;
 }

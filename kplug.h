@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The sub-pass descriptor: everything kplug.c needs to know about a pass.
- * Each file in passes/ defines exactly one "const struct kplug_pass".
+ * Each passes/NAME.c defines exactly one "const struct kplug_pass"; a
+ * pass's helper files (passes/NAME-*.c, e.g. sancov-abi.c) define none.
  */
 #ifndef KPLUG_H
 #define KPLUG_H
 
 #include "compat/kplug-gcc.h"
 #include "config/kplug-config.h"
+#include "config/elf-section.h"
 
 #define KPLUG_VERSION	"0.1.0"
 
@@ -23,9 +25,11 @@ struct kplug_pass {
 	/* GGC roots of the pass, terminated by LAST_GGC_ROOT_TAB, or NULL */
 	const struct ggc_root_tab *ggc_roots;
 	/*
-	 * Called only when the pass is enabled: read options, register the
-	 * GIMPLE pass and callbacks.  On bad input report with kplug_error()
-	 * and return -1.
+	 * Called only when the pass is enabled for this unit, at
+	 * PLUGIN_START_UNIT or later but before any code is parsed: read
+	 * options, register the GIMPLE pass and callbacks (PLUGIN_START_UNIT
+	 * itself has passed).  On bad input report with kplug_error() and
+	 * return -1.
 	 */
 	int (*setup)(const struct kplug_ctx *ctx);
 };
@@ -52,6 +56,21 @@ static inline const char *kplug_origin(const struct kplug_ctx *ctx, const char *
 {
 	return kplug_config_origin(ctx->cfg, ctx->index, key);
 }
+
+/*
+ * False, after one error line naming both compilers, when kplug.so was
+ * built for another GCC than the one that loaded it (compat/version-check.c).
+ */
+bool kplug_check_gcc_version(struct plugin_gcc_version *version);
+
+/*
+ * The source file of this unit as its first line marker names it (what
+ * [path:] sections and src: lists match), or NULL when nothing names it.
+ */
+const char *kplug_unit_source(void);
+
+/* The source file's name if known, else cc1's input ("<stdin>", "foo.i"). */
+const char *kplug_unit_name(void);
 
 /* One "kplug: ..." error line; makes the compilation fail. */
 void kplug_error(const char *fmt, ...) ATTRIBUTE_PRINTF_1;

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Every performance ratio of the project, side by side, in one run.
 #
-#   bench/all.sh [--reuse] [SCRIPT...]   (default: cyc.sh sancov.sh report.sh,
-#                                         then any other bench/*.sh)
+#   bench/all.sh [--reuse] [SCRIPT...]   (default: cyc.sh sancov.sh
+#                                         sancov-abi.sh report.sh, then any
+#                                         other bench/*.sh)
 #
 # --reuse prints the table from the logs of the last run instead of running
 # the scripts again (a full run takes about 25 minutes on 2 busy cores).
@@ -26,7 +27,7 @@ fi
 if [ $# -gt 0 ]; then
 	scripts=("$@")
 else
-	scripts=(cyc.sh sancov.sh report.sh)
+	scripts=(cyc.sh sancov.sh sancov-abi.sh report.sh collect.sh)
 	for f in "$TOP"/bench/*.sh; do
 		n=$(basename "$f")
 		case " ${scripts[*]} lib.sh all.sh " in *" $n "*) continue ;; esac

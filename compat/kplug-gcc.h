@@ -27,6 +27,8 @@
 #include "gimple-builder.h"
 #include "gimplify.h"
 #include "tree-cfg.h"
+#include "ssa.h"
+#include "target.h"
 #include "tree-pass.h"
 #include "tree-iterator.h"
 #include "fold-const.h"
@@ -55,6 +57,17 @@ static inline bool kplug_fn_no_sanitize_coverage(tree fndecl)
 {
 	return lookup_attribute("no_sanitize_coverage",
 				DECL_ATTRIBUTES(fndecl)) != NULL_TREE;
+}
+
+/*
+ * -fcompare-debug compiles each unit twice; only the second cc1 gets
+ * -fcompare-debug-second, which sets flag_compare_debug (the same in GCC 11
+ * and 12; the first run's -fcompare-debug=OPTS leaves it 0).  Reports and
+ * diagnostics belong to the first compilation only.
+ */
+static inline bool kplug_compare_debug_second(void)
+{
+	return flag_compare_debug != 0;
 }
 
 #endif

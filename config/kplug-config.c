@@ -23,9 +23,11 @@
 #define GLOBAL_PASS	(-1)
 
 enum layer {
+	LAYER_DEFAULT,		/* -fplugin-arg-kplug-default-* */
 	LAYER_INI,		/* [kplug] and [PASS] sections */
 	LAYER_INI_PATH,		/* [path:GLOB] sections */
 	LAYER_ARG,		/* -fplugin-arg-kplug-* */
+	LAYER_GATE,		/* forbid, permit, limit-*: applied last */
 };
 
 enum global_key {
@@ -33,6 +35,8 @@ enum global_key {
 	KEY_ENABLE,
 	KEY_DISABLE,
 	KEY_ROOT,
+	KEY_FORBID,		/* LAYER_GATE only */
+	KEY_PERMIT,
 };
 
 struct setting {
@@ -42,6 +46,7 @@ struct setting {
 	char *value;
 	char *origin;
 	char *glob;		/* LAYER_INI_PATH only */
+	long mask;		/* a limit: the allowed choices */
 	struct setting *next;
 };
 
@@ -59,8 +64,9 @@ struct kplug_config {
 	struct value **values;	/* [pass][opt] */
 	int *nopts;
 	int *enabled;
+	int *forbidden;
 	char *match_path;
-	char err[KPLUG_ERR_MAX];
+	char *err;		/* the last error line, or NULL */
 };
 
 static int fail(struct kplug_config *cfg, const char *fmt, ...)
@@ -72,7 +78,7 @@ static int fail(struct kplug_config *cfg, const char *fmt, ...)
 	int ret;
 
 	va_start(ap, fmt);
-	ret = kplug_vfail(cfg->err, sizeof(cfg->err), fmt, ap);
+	ret = kplug_vfail(&cfg->err, fmt, ap);
 	va_end(ap);
 	return ret;
 }
@@ -107,13 +113,13 @@ static const char *skip_space(const char *s)
 int kplug_list_foreach(const char *list, int (*fn)(const char *item, void *arg),
 		       void *arg)
 {
-	char buf[4096];
+	char *buf = (char *)kplug_xzalloc(strlen(list) + 1);	/* any item fits */
 	const char *p = list;
+	int ret;
 
 	for (;;) {
 		const char *end = strchr(p, ',');
 		size_t len;
-		int ret;
 
 		if (!end)
 			end = p + strlen(p);
@@ -121,17 +127,15 @@ int kplug_list_foreach(const char *list, int (*fn)(const char *item, void *arg),
 		len = end > p ? (size_t)(end - p) : 0;
 		while (len && isspace((unsigned char)p[len - 1]))
 			len--;
-		if (len >= sizeof(buf))
-			len = sizeof(buf) - 1;
 		memcpy(buf, p, len);
 		buf[len] = '\0';
 		ret = fn(buf, arg);
-		if (ret)
-			return ret;
-		if (!*end)
-			return 0;
+		if (ret || !*end)
+			break;
 		p = end + 1;
 	}
+	free(buf);
+	return ret;
 }
 
 int kplug_choice_index(const char *choices, const char *choice, size_t len)
@@ -289,6 +293,7 @@ struct kplug_config *kplug_config_new(const struct kplug_pass_info *const *passe
 	cfg->values = (struct value **)kplug_xzalloc(npasses * sizeof(*cfg->values));
 	cfg->nopts = (int *)kplug_xzalloc(npasses * sizeof(int));
 	cfg->enabled = (int *)kplug_xzalloc(npasses * sizeof(int));
+	cfg->forbidden = (int *)kplug_xzalloc(npasses * sizeof(int));
 	for (p = 0; p < npasses; p++) {
 		cfg->nopts[p] = count_opts(passes[p]);
 		cfg->values[p] = (struct value *)kplug_xzalloc(cfg->nopts[p] *
@@ -323,13 +328,15 @@ void kplug_config_free(struct kplug_config *cfg)
 	free(cfg->values);
 	free(cfg->nopts);
 	free(cfg->enabled);
+	free(cfg->forbidden);
 	free(cfg->match_path);
+	free(cfg->err);
 	free(cfg);
 }
 
 const char *kplug_config_error(const struct kplug_config *cfg)
 {
-	return cfg->err;
+	return cfg->err ? cfg->err : "";
 }
 
 /* ---- collecting settings ---- */
@@ -389,8 +396,9 @@ static int check_pass_item(const char *item, void *arg)
 	return -1;
 }
 
-static void append(struct kplug_config *cfg, enum layer layer, int pass, int opt,
-		   const char *value, const char *origin, const char *glob)
+static struct setting *append(struct kplug_config *cfg, enum layer layer,
+			      int pass, int opt, const char *value,
+			      const char *origin, const char *glob)
 {
 	struct setting *s = (struct setting *)kplug_xzalloc(sizeof(*s));
 
@@ -402,6 +410,7 @@ static void append(struct kplug_config *cfg, enum layer layer, int pass, int opt
 	s->glob = glob ? kplug_xstrdup(glob) : NULL;
 	*cfg->tail = s;
 	cfg->tail = &s->next;
+	return s;
 }
 
 static int global_key(const char *key)
@@ -415,6 +424,26 @@ static int global_key(const char *key)
 	return KEY_NONE;
 }
 
+/* PASS-OPTION ("sancov-trace") to its indexes. */
+static int find_pass_opt(struct kplug_config *cfg, const char *key,
+			 const char *what, int *pass, int *opt)
+{
+	const char *dash = strchr(key, '-');
+
+	*pass = dash ? find_pass(cfg, key, dash - key) : -1;
+	if (*pass < 0) {
+		if (find_pass(cfg, key, strlen(key)) >= 0)
+			return fail(cfg, "%s: '%s' is a pass, not an option; use enable=%s",
+				    what, key, key);
+		return fail(cfg, "%s: unknown option '%s'", what, key);
+	}
+	*opt = find_opt(cfg, *pass, dash + 1);
+	if (*opt < 0)
+		return fail(cfg, "%s: unknown option '%s' of pass %s", what,
+			    dash + 1, cfg->passes[*pass]->name);
+	return 0;
+}
+
 /*
  * Validate and collect KEY=VALUE in command-line form ("enable",
  * "sancov-trace").  WHAT names the setting in errors.
@@ -422,7 +451,6 @@ static int global_key(const char *key)
 static int collect(struct kplug_config *cfg, enum layer layer, const char *key,
 		   const char *value, const char *what, const char *glob)
 {
-	const char *dash;
 	int gkey = global_key(key);
 	int pass, opt;
 	long num;
@@ -441,23 +469,93 @@ static int collect(struct kplug_config *cfg, enum layer layer, const char *key,
 		append(cfg, layer, GLOBAL_PASS, gkey, value, what, glob);
 		return 0;
 	}
-	dash = strchr(key, '-');
-	pass = dash ? find_pass(cfg, key, dash - key) : -1;
-	if (pass < 0) {
-		if (find_pass(cfg, key, strlen(key)) >= 0)
-			return fail(cfg, "%s: '%s' is a pass, not an option; use enable=%s",
-				    what, key, key);
-		return fail(cfg, "%s: unknown option '%s'", what, key);
-	}
-	opt = find_opt(cfg, pass, dash + 1);
-	if (opt < 0)
-		return fail(cfg, "%s: unknown option '%s' of pass %s", what,
-			    dash + 1, cfg->passes[pass]->name);
+	if (find_pass_opt(cfg, key, what, &pass, &opt))
+		return -1;
 	if (!value)
 		return fail(cfg, "%s: '%s' needs a value", what, key);
 	if (parse_value(cfg, &cfg->passes[pass]->opts[opt], key, value, what, &num))
 		return -1;
 	append(cfg, layer, pass, opt, value, what, glob);
+	return 0;
+}
+
+/* default-KEY=VALUE: KEY is enable, disable or PASS-OPTION. */
+static int add_default(struct kplug_config *cfg, const char *key,
+		       const char *value, const char *what)
+{
+	int gkey = global_key(key);
+
+	if (gkey == KEY_ROOT || !strcmp(key, "config") ||
+	    !strncmp(key, "default-", 8) || !strncmp(key, "limit-", 6) ||
+	    !strcmp(key, "forbid") || !strcmp(key, "permit"))
+		return fail(cfg, "%s: '%s' cannot be a default (only enable, disable and PASS-OPTION can)",
+			    what, key);
+	return collect(cfg, LAYER_DEFAULT, key, value, what, NULL);
+}
+
+/* forbid=PASS[,PASS] / permit=PASS[,PASS] */
+static int add_pass_gate(struct kplug_config *cfg, const char *key,
+			 const char *value, const char *what)
+{
+	struct pass_check pc = { cfg, what };
+
+	if (!value || !*skip_space(value))
+		return fail(cfg, "%s: '%s' needs a list of passes", what, key);
+	if (kplug_list_foreach(value, check_pass_item, &pc))
+		return -1;
+	append(cfg, LAYER_GATE, GLOBAL_PASS,
+	       strcmp(key, "forbid") ? KEY_PERMIT : KEY_FORBID, value, what, NULL);
+	return 0;
+}
+
+struct limit_check {
+	struct kplug_config *cfg;
+	const struct kplug_opt *opt;
+	const char *what;
+	const char *name;
+	long mask;
+};
+
+static int check_limit_item(const char *item, void *arg)
+{
+	struct limit_check *lc = (struct limit_check *)arg;
+	const struct kplug_opt *o = lc->opt;
+	int idx;
+
+	if (!*item)
+		return fail(lc->cfg, "%s: empty item in list for '%s'", lc->what,
+			    lc->name);
+	if (o->type == KPLUG_OPT_BOOL)
+		idx = parse_bool(item);
+	else
+		idx = kplug_choice_index(o->choices, item, strlen(item));
+	if (idx < 0)
+		return fail(lc->cfg, "%s: unknown value '%s' for '%s' (expected %s)",
+			    lc->what, item, lc->name,
+			    o->type == KPLUG_OPT_BOOL ? "on,off" : o->choices);
+	lc->mask |= 1L << idx;
+	return 0;
+}
+
+/* limit-PASS-OPTION=VALUE[,VALUE] for on/off and choice options. */
+static int add_limit(struct kplug_config *cfg, const char *key,
+		     const char *value, const char *what)
+{
+	struct limit_check lc = { cfg, NULL, what, key, 0 };
+	int pass, opt;
+
+	if (find_pass_opt(cfg, key, what, &pass, &opt))
+		return -1;
+	lc.opt = &cfg->passes[pass]->opts[opt];
+	if (lc.opt->type != KPLUG_OPT_BOOL && lc.opt->type != KPLUG_OPT_ENUM &&
+	    lc.opt->type != KPLUG_OPT_SET)
+		return fail(cfg, "%s: only on/off and choice options can be limited, not '%s'",
+			    what, key);
+	if (!value || !*skip_space(value))
+		return fail(cfg, "%s: 'limit-%s' needs a value", what, key);
+	if (kplug_list_foreach(value, check_limit_item, &lc))
+		return -1;
+	append(cfg, LAYER_GATE, pass, opt, value, what, NULL)->mask = lc.mask;
 	return 0;
 }
 
@@ -476,6 +574,12 @@ int kplug_config_add_arg(struct kplug_config *cfg, const char *key,
 			ret = fail(cfg, "%s: 'config' needs a file name", what);
 		else
 			ret = kplug_config_load_ini(cfg, value);
+	} else if (!strncmp(key, "default-", 8)) {
+		ret = add_default(cfg, key + 8, value, what);
+	} else if (!strcmp(key, "forbid") || !strcmp(key, "permit")) {
+		ret = add_pass_gate(cfg, key, value, what);
+	} else if (!strncmp(key, "limit-", 6)) {
+		ret = add_limit(cfg, key + 6, value, what);
 	} else {
 		ret = collect(cfg, LAYER_ARG, key, value, what, NULL);
 	}
@@ -485,108 +589,261 @@ int kplug_config_add_arg(struct kplug_config *cfg, const char *key,
 
 /* ---- ini files ---- */
 
+/*
+ * inih keeps section names in a buffer of this size (MAX_SECTION in ini.c,
+ * not configurable) and cuts longer ones silently.
+ */
+#define INI_SECTION_MAX	50
+
+/* A key seen in this file, to refuse a repeated one. */
+struct ini_key {
+	char *section;
+	char *name;
+	int line;
+	struct ini_key *next;
+};
+
 struct ini_state {
 	struct kplug_config *cfg;
 	const char *path;
 	FILE *file;
+	char *buf;		/* the raw line, any length */
+	size_t cap;
 	int line;
 	int failed;		/* an error is already in cfg->err */
-	int too_long;
-	int nul_byte;
+	const char *problem;	/* a line the reader refused, at st->line */
 	int max_line;
+	struct ini_key *keys;
 };
 
+static int ini_space(char c)
+{
+	return isspace((unsigned char)c);
+}
+
+/* Cut S at the first ';' or '#' that follows whitespace. */
+static void cut_inline_comment(char *s)
+{
+	char *p;
+
+	if (!*s)
+		return;
+	for (p = s + 1; *p; p++) {
+		if ((*p == ';' || *p == '#') && ini_space(p[-1])) {
+			*p = '\0';
+			return;
+		}
+	}
+}
+
+static char *strip_trailing_space(char *s)
+{
+	size_t len = strlen(s);
+
+	while (len && ini_space(s[len - 1]))
+		s[--len] = '\0';
+	return s;
+}
+
+/* Stop reading: PROBLEM is reported for st->line. */
+static char *refuse_line(struct ini_state *st, const char *problem)
+{
+	st->problem = problem;
+	return NULL;
+}
+
 /*
- * inih reads through this so that we know the line number and can refuse
- * lines that inih would otherwise split silently.
+ * "[ name ]" becomes "[name]"; refuse what inih would cut or ignore: a
+ * name longer than its buffer, text after the ']', an empty name.  Returns
+ * -1 with *PROBLEM set.  Without a ']' inih reports the syntax error itself.
+ */
+static int normalize_section(char *s, const char **problem)
+{
+	char *name = s + 1, *close = strchr(s, ']');
+	size_t len;
+
+	*problem = NULL;
+	if (!close)
+		return 0;
+	if (*skip_space(close + 1)) {
+		*problem = "text after the section header's ']'";
+		return -1;
+	}
+	while (name < close && ini_space(*name))
+		name++;
+	while (close > name && ini_space(close[-1]))
+		close--;
+	len = close - name;
+	if (!len)
+		*problem = "empty section name";
+	else if (len >= INI_SECTION_MAX)
+		*problem = "section name longer than 49 characters";
+	if (*problem)
+		return -1;
+	memmove(s + 1, name, len);
+	s[len + 1] = ']';
+	s[len + 2] = '\0';
+	return 0;
+}
+
+/*
+ * Read one line of the profile and hand inih its normalised form, so that
+ * kplug's ini dialect (README, "ini profiles") holds whatever options
+ * Debian's libinih.a was built with:
+ *  - the line number is ours (st->line);
+ *  - leading whitespace goes: an indented line is an ordinary line (inih
+ *    built with INI_ALLOW_MULTILINE would take it as a continuation of the
+ *    previous key);
+ *  - a UTF-8 BOM at the start of the file, the line end (LF or CRLF),
+ *    trailing whitespace, comment lines and inline comments (';' or '#'
+ *    after whitespace) go;
+ *  - what inih would split, cut or misread is refused: a NUL byte, a CR
+ *    inside the line, a line longer than inih's buffer, a section name
+ *    longer than its buffer, text after a section header.
  */
 static char *read_ini_line(char *str, int num, void *stream)
 {
 	struct ini_state *st = (struct ini_state *)stream;
-	int c = EOF, len = 0;
+	const char *problem;
+	ssize_t n;
+	char *s;
 
-	if (st->failed || st->too_long || st->nul_byte)
+	if (st->failed || st->problem)
 		return NULL;
-	while (len < num - 1 && (c = getc(st->file)) != EOF) {
-		if (c == '\0')
-			st->nul_byte = 1;
-		str[len++] = (char)c;
-		if (c == '\n')
-			break;
-	}
-	if (len == 0)
+	n = getline(&st->buf, &st->cap, st->file);
+	if (n < 0)
 		return NULL;
-	str[len] = '\0';
 	st->line++;
-	if (st->nul_byte)
-		return NULL;
-	if (c != '\n' && len == num - 1 && (c = getc(st->file)) != EOF) {
-		/* inih would silently split this line in two */
-		st->too_long = 1;
-		st->max_line = num - 2;
-		return NULL;
+	if (memchr(st->buf, '\0', n))
+		return refuse_line(st, "NUL byte in line");
+	s = strip_trailing_space(st->buf);
+	if (st->line == 1 && !strncmp(s, "\xef\xbb\xbf", 3))
+		s += 3;
+	s = (char *)skip_space(s);
+	if (strchr(s, '\r'))
+		return refuse_line(st, "carriage return inside a line");
+	if (*s == ';' || *s == '#')
+		*s = '\0';
+	cut_inline_comment(s);
+	strip_trailing_space(s);
+	if (*s == '[' && normalize_section(s, &problem))
+		return refuse_line(st, problem);
+	if (strlen(s) > (size_t)num - 1) {
+		st->max_line = num - 1;
+		return refuse_line(st, "line too long");
 	}
+	strcpy(str, s);
 	return str;
 }
 
+/* A key may appear once per section name in a file. */
+static int check_repeated_key(struct ini_state *st, const char *section,
+			      const char *name, const char *what)
+{
+	struct ini_key *k;
+
+	for (k = st->keys; k; k = k->next)
+		if (!strcmp(k->section, section) && !strcmp(k->name, name))
+			return fail(st->cfg, "%s: '%s' repeated in [%s] (first set at line %d)",
+				    what, name, section, k->line);
+	k = (struct ini_key *)kplug_xzalloc(sizeof(*k));
+	k->section = kplug_xstrdup(section);
+	k->name = kplug_xstrdup(name);
+	k->line = st->line;
+	k->next = st->keys;
+	st->keys = k;
+	return 0;
+}
+
+static void free_ini_keys(struct ini_key *k)
+{
+	struct ini_key *next;
+
+	for (; k; k = next) {
+		next = k->next;
+		free(k->section);
+		free(k->name);
+		free(k);
+	}
+}
+
+/* Values are literal: a leading quote would silently become part of one. */
+static int check_unquoted(struct kplug_config *cfg, const char *name,
+			  const char *value, const char *what)
+{
+	if (*value != '"' && *value != '\'')
+		return 0;
+	return fail(cfg, "%s: value of '%s' starts with a quote (kplug's ini has no quoting; write the value without quotes)",
+		    what, name);
+}
+
+/*
+ * The command-line form of NAME in SECTION ("min" in [cyc_complexity] is
+ * "cyc_complexity-min"), with its layer and glob; NULL after an error.
+ */
+static char *ini_key(struct kplug_config *cfg, const char *section,
+		     const char *name, const char *what, enum layer *layer,
+		     const char **glob)
+{
+	int pass;
+
+	*layer = LAYER_INI;
+	*glob = NULL;
+	if (!*section) {
+		fail(cfg, "%s: '%s' outside any [section]", what, name);
+		return NULL;
+	}
+	if (!strcmp(section, "kplug")) {
+		if (global_key(name) != KEY_NONE)
+			return kplug_xstrdup(name);
+		fail(cfg, "%s: unknown key '%s' in [kplug] (expected enable, disable, root)",
+		     what, name);
+		return NULL;
+	}
+	if (!strncmp(section, "path:", 5)) {
+		*layer = LAYER_INI_PATH;
+		*glob = section + 5;
+		if (!**glob)
+			fail(cfg, "%s: empty glob in section [path:]", what);
+		else if (global_key(name) == KEY_ROOT)
+			fail(cfg, "%s: 'root' belongs in [kplug], not [%s]", what, section);
+		else
+			return kplug_xstrdup(name);
+		return NULL;
+	}
+	pass = find_pass(cfg, section, strlen(section));
+	if (pass < 0) {
+		char *names = pass_names(cfg);
+
+		fail(cfg, "%s: unknown section [%s] (expected kplug, path:GLOB or a pass: %s)",
+		     what, section, names + 5);
+		free(names);
+		return NULL;
+	}
+	if (find_opt(cfg, pass, name) < 0) {
+		fail(cfg, "%s: unknown key '%s' in [%s]", what, name, section);
+		return NULL;
+	}
+	return xasprintf("%s-%s", section, name);
+}
+
 static int on_ini_entry(void *user, const char *section, const char *name,
-		       const char *value)
+			const char *value)
 {
 	struct ini_state *st = (struct ini_state *)user;
 	struct kplug_config *cfg = st->cfg;
-	enum layer layer = LAYER_INI;
-	const char *glob = NULL;
+	enum layer layer;
+	const char *glob;
 	char *what, *key;
-	int pass, ret;
+	int ret = -1;
 
 	if (st->failed)
 		return 0;
 	what = xasprintf("%s:%d", st->path, st->line);
-	if (!*section) {
-		key = NULL;
-		ret = fail(cfg, "%s: '%s' outside any [section]", what, name);
-		goto out;
-	}
-	if (!strcmp(section, "kplug")) {
-		key = kplug_xstrdup(name);
-		if (global_key(key) == KEY_NONE) {
-			ret = fail(cfg, "%s: unknown key '%s' in [kplug] (expected enable, disable, root)",
-				   what, name);
-			goto out;
-		}
-	} else if (!strncmp(section, "path:", 5)) {
-		glob = section + 5;
-		layer = LAYER_INI_PATH;
-		key = kplug_xstrdup(name);
-		if (!*glob) {
-			ret = fail(cfg, "%s: empty glob in section [path:]", what);
-			goto out;
-		}
-		if (global_key(key) == KEY_ROOT) {
-			ret = fail(cfg, "%s: 'root' belongs in [kplug], not [%s]",
-				   what, section);
-			goto out;
-		}
-	} else {
-		pass = find_pass(cfg, section, strlen(section));
-		if (pass < 0) {
-			char *names = pass_names(cfg);
-
-			key = NULL;
-			ret = fail(cfg, "%s: unknown section [%s] (expected kplug, path:GLOB or a pass: %s)",
-				   what, section, names + 5);
-			free(names);
-			goto out;
-		}
-		key = xasprintf("%s-%s", section, name);
-		if (find_opt(cfg, pass, name) < 0) {
-			ret = fail(cfg, "%s: unknown key '%s' in [%s]", what,
-				   name, section);
-			goto out;
-		}
-	}
-	ret = collect(cfg, layer, key, value, what, glob);
-out:
+	key = ini_key(cfg, section, name, what, &layer, &glob);
+	if (key && !check_unquoted(cfg, name, value, what) &&
+	    !check_repeated_key(st, section, name, what))
+		ret = collect(cfg, layer, key, value, what, glob);
 	free(key);
 	free(what);
 	if (ret)
@@ -594,39 +851,66 @@ out:
 	return !ret;
 }
 
-int kplug_config_load_ini(struct kplug_config *cfg, const char *path)
+/* Parse the profile in FILE (closed here); PATH names it in messages. */
+static int load_ini_stream(struct kplug_config *cfg, const char *path, FILE *file)
 {
-	struct ini_state st = { cfg, path, NULL, 0, 0, 0, 0, 0 };
-	struct stat sb;
+	struct ini_state st;
 	int ret;
 
-	st.file = fopen(path, "r");
-	if (!st.file)
-		return fail(cfg, "%s: cannot open profile: %s", path, strerror(errno));
-	if (fstat(fileno(st.file), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		fclose(st.file);
-		return fail(cfg, "%s: cannot open profile: Is a directory", path);
-	}
+	memset(&st, 0, sizeof(st));
+	st.cfg = cfg;
+	st.path = path;
+	st.file = file;
 	ret = ini_parse_stream(read_ini_line, &st, on_ini_entry, &st);
 	if (!st.failed && ferror(st.file))
 		st.failed = fail(cfg, "%s: read error: %s", path, strerror(errno));
 	fclose(st.file);
+	free(st.buf);
+	free_ini_keys(st.keys);
 	if (ret > 0 && ret < st.line)	/* a syntax error came first */
 		return fail(cfg, "%s:%d: syntax error (expected [section] or key = value)",
 			    path, ret);
 	if (st.failed)
 		return -1;
-	if (st.too_long)
+	if (st.max_line)
 		return fail(cfg, "%s:%d: line longer than %d characters", path,
 			    st.line, st.max_line);
-	if (st.nul_byte)
-		return fail(cfg, "%s:%d: NUL byte in line", path, st.line);
+	if (st.problem)
+		return fail(cfg, "%s:%d: %s", path, st.line, st.problem);
 	if (ret > 0)
 		return fail(cfg, "%s:%d: syntax error (expected [section] or key = value)",
 			    path, ret);
 	if (ret < 0)
 		return fail(cfg, "%s: cannot parse profile", path);
 	return 0;
+}
+
+int kplug_config_load_ini(struct kplug_config *cfg, const char *path)
+{
+	struct stat sb;
+	FILE *file;
+
+	file = fopen(path, "r");
+	if (!file)
+		return fail(cfg, "%s: cannot open profile: %s", path, strerror(errno));
+	if (fstat(fileno(file), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		fclose(file);
+		return fail(cfg, "%s: cannot open profile: Is a directory", path);
+	}
+	return load_ini_stream(cfg, path, file);
+}
+
+int kplug_config_load_ini_mem(struct kplug_config *cfg, const char *name,
+			      const char *text, size_t len)
+{
+	FILE *file;
+
+	if (!len)
+		return 0;	/* an empty profile sets nothing */
+	file = fmemopen((void *)text, len, "r");
+	if (!file)
+		return fail(cfg, "%s: cannot read profile: %s", name, strerror(errno));
+	return load_ini_stream(cfg, name, file);
 }
 
 /* ---- resolving ---- */
@@ -664,15 +948,15 @@ static void normalize(char *path)
 
 static char *absolute(const char *path)
 {
-	char cwd[PATH_MAX];
-	char *abs;
+	char *cwd = NULL, *abs;
 
 	if (path[0] == '/')
 		abs = kplug_xstrdup(path);
-	else if (!getcwd(cwd, sizeof(cwd)))
-		abs = xasprintf("/%s", path);	/* cwd unknown: take "/" */
+	else if (!(cwd = getcwd(NULL, 0)))	/* allocated: any length */
+		abs = xasprintf("/%s", path);	/* cwd deleted: take "/" */
 	else
 		abs = xasprintf("%s/%s", cwd, path);
+	free(cwd);
 	normalize(abs);
 	return abs;
 }
@@ -698,6 +982,7 @@ static char *match_path(const char *input, const char *root)
 
 struct enable_op {
 	struct kplug_config *cfg;
+	int *flags;		/* enabled[] or forbidden[] */
 	int on;
 };
 
@@ -708,11 +993,11 @@ static int apply_enable_item(const char *item, void *arg)
 
 	if (!strcmp(item, "all")) {
 		for (p = 0; p < op->cfg->npasses; p++)
-			op->cfg->enabled[p] = op->on;
+			op->flags[p] = op->on;
 		return 0;
 	}
 	p = find_pass(op->cfg, item, strlen(item));
-	op->cfg->enabled[p] = op->on;
+	op->flags[p] = op->on;
 	return 0;
 }
 
@@ -720,7 +1005,7 @@ static void apply(struct kplug_config *cfg, const struct setting *s)
 {
 	struct value *v;
 	const struct kplug_opt *o;
-	struct enable_op op = { cfg, s->opt == KEY_ENABLE };
+	struct enable_op op = { cfg, cfg->enabled, s->opt == KEY_ENABLE };
 
 	if (s->pass == GLOBAL_PASS) {
 		if (s->opt != KEY_ROOT)
@@ -766,9 +1051,77 @@ static void reset(struct kplug_config *cfg)
 
 	for (p = 0; p < cfg->npasses; p++) {
 		cfg->enabled[p] = 0;
+		cfg->forbidden[p] = 0;
 		for (o = 0; o < cfg->nopts[p]; o++)
 			set_default(cfg, p, o);
 	}
+}
+
+/* The name of choice IDX of option O ("on"/"off" for a BOOL). */
+static const char *choice_name(const struct kplug_opt *o, int idx, char *buf,
+			       size_t len)
+{
+	const char *p = o->type == KPLUG_OPT_BOOL ? "off,on" : o->choices;
+	size_t n;
+
+	while (idx-- > 0 && p)
+		p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+	if (!p)
+		p = "?";
+	n = strcspn(p, ",");
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), p);
+	return buf;
+}
+
+/* The last limit on the same option wins. */
+static int superseded(const struct setting *s)
+{
+	const struct setting *t;
+
+	for (t = s->next; t; t = t->next)
+		if (t->layer == LAYER_GATE && t->pass == s->pass && t->opt == s->opt)
+			return 1;
+	return 0;
+}
+
+static int check_limit(struct kplug_config *cfg, const struct setting *s)
+{
+	const struct kplug_opt *o = &cfg->passes[s->pass]->opts[s->opt];
+	const struct value *v = &cfg->values[s->pass][s->opt];
+	long used = o->type == KPLUG_OPT_SET ? v->num : 1L << v->num;
+	long outside = used & ~s->mask;
+	char name[64];
+	int idx = 0;
+
+	if (!outside)
+		return 0;
+	while (!(outside & (1L << idx)))
+		idx++;
+	return fail(cfg, "%s: '%s' for '%s-%s' is not allowed in this build (%s)",
+		    v->origin, choice_name(o, idx, name, sizeof(name)),
+		    cfg->passes[s->pass]->name, o->key, s->origin);
+}
+
+/* forbid/permit switch passes off; a value outside its limit fails. */
+static int apply_gates(struct kplug_config *cfg)
+{
+	const struct setting *s;
+	int p;
+
+	for (s = cfg->head; s; s = s->next) {
+		struct enable_op op = { cfg, cfg->forbidden, s->opt == KEY_FORBID };
+
+		if (s->layer == LAYER_GATE && s->pass == GLOBAL_PASS)
+			kplug_list_foreach(s->value, apply_enable_item, &op);
+	}
+	for (p = 0; p < cfg->npasses; p++)
+		if (cfg->forbidden[p])
+			cfg->enabled[p] = 0;
+	for (s = cfg->head; s; s = s->next)
+		if (s->layer == LAYER_GATE && s->pass != GLOBAL_PASS &&
+		    !superseded(s) && check_limit(cfg, s))
+			return -1;
+	return 0;
 }
 
 int kplug_config_resolve(struct kplug_config *cfg, const char *input)
@@ -780,7 +1133,7 @@ int kplug_config_resolve(struct kplug_config *cfg, const char *input)
 	free(cfg->match_path);
 	cfg->match_path = input ? match_path(input, find_root(cfg)) : NULL;
 
-	for (layer = LAYER_INI; layer <= LAYER_ARG; layer++) {
+	for (layer = LAYER_DEFAULT; layer <= LAYER_ARG; layer++) {
 		for (s = cfg->head; s; s = s->next) {
 			if (s->layer != (enum layer)layer)
 				continue;
@@ -790,7 +1143,21 @@ int kplug_config_resolve(struct kplug_config *cfg, const char *input)
 			apply(cfg, s);
 		}
 	}
-	return 0;
+	return apply_gates(cfg);
+}
+
+const char *kplug_config_path_origin(const struct kplug_config *cfg,
+				     const char **glob)
+{
+	const struct setting *s;
+
+	for (s = cfg->head; s; s = s->next) {
+		if (s->glob) {
+			*glob = s->glob;
+			return s->origin;
+		}
+	}
+	return NULL;
 }
 
 const char *kplug_config_match_path(const struct kplug_config *cfg)

@@ -9,11 +9,22 @@
  *
  * Precedence, lowest first:
  *   1. the defaults of each pass option;
- *   2. ini sections [kplug] and [PASS], in file order;
- *   3. ini sections [path:GLOB] whose GLOB matches the input file, in file
+ *   2. -fplugin-arg-kplug-default-KEY=VALUE arguments (KEY: enable,
+ *      disable or PASS-OPTION), in command-line order: defaults a build
+ *      system sets and a profile refines;
+ *   3. ini sections [kplug] and [PASS], in file order;
+ *   4. ini sections [path:GLOB] whose GLOB matches the input file, in file
  *      order (the last match wins);
- *   4. -fplugin-arg-kplug-* arguments, in command-line order.
+ *   5. -fplugin-arg-kplug-* arguments, in command-line order.
  * enable/disable are operations applied in that same order.
+ *
+ * Then the hard gates, command-line only, which no layer can lift:
+ *   -fplugin-arg-kplug-forbid=PASS[,PASS] and -permit=PASS[,PASS] (the
+ *   last one naming a pass decides): a forbidden pass stays off whatever
+ *   enabled it;
+ *   -fplugin-arg-kplug-limit-PASS-OPTION=VALUE[,VALUE] (on/off and choice
+ *   options; the last one wins): a resolved value outside the limit is an
+ *   error naming where the value came from.
  */
 #ifndef KPLUG_CONFIG_H
 #define KPLUG_CONFIG_H
@@ -23,8 +34,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define KPLUG_ERR_MAX	1024
 
 enum kplug_opt_type {
 	KPLUG_OPT_STR,		/* any non-empty string */
@@ -71,10 +80,25 @@ int kplug_config_add_arg(struct kplug_config *cfg, const char *key,
 int kplug_config_load_ini(struct kplug_config *cfg, const char *path);
 
 /*
+ * The same for a profile held in memory (LEN bytes of TEXT, e.g. the one
+ * embedded in kplug.so); NAME stands for it in messages ("NAME:LINE: ...").
+ */
+int kplug_config_load_ini_mem(struct kplug_config *cfg, const char *name,
+			      const char *text, size_t len);
+
+/*
  * Apply what was collected, in precedence order, for the translation unit
- * whose main input file is INPUT (may be NULL: no path section matches).
+ * whose main input file is INPUT (may be NULL: no path section matches),
+ * then the gates.  Fails when a value is outside its limit.
  */
 int kplug_config_resolve(struct kplug_config *cfg, const char *input);
+
+/*
+ * Where the first setting of a [path:GLOB] section was given ("f.ini:3";
+ * its GLOB in *GLOB), or NULL when no setting depends on the input's path.
+ */
+const char *kplug_config_path_origin(const struct kplug_config *cfg,
+				     const char **glob);
 
 /* After resolve: the input path that [path:GLOB] sections were matched to. */
 const char *kplug_config_match_path(const struct kplug_config *cfg);

@@ -35,12 +35,23 @@ static inline char *kplug_xstrdup(const char *s)
 	return kplug_xstrndup(s, strlen(s));
 }
 
-/* Format "kplug: FMT" into BUF; returns -1 for the caller to return. */
-static inline int kplug_vfail(char *buf, size_t size, const char *fmt, va_list ap)
+/*
+ * Replace *ERR with "kplug: FMT", allocated to fit (an error line quotes
+ * values, which may be of any length); returns -1 for the caller to return.
+ */
+static inline int kplug_vfail(char **err, const char *fmt, va_list ap)
 {
-	int n = snprintf(buf, size, "kplug: ");
+	static const char prefix[] = "kplug: ";
+	va_list again;
+	int len;
 
-	vsnprintf(buf + n, size - n, fmt, ap);
+	va_copy(again, ap);
+	len = vsnprintf(NULL, 0, fmt, again);
+	va_end(again);
+	free(*err);
+	*err = (char *)kplug_xzalloc(sizeof(prefix) + (len > 0 ? len : 0));
+	memcpy(*err, prefix, sizeof(prefix));
+	vsnprintf(*err + sizeof(prefix) - 1, (len > 0 ? len : 0) + 1, fmt, ap);
 	return -1;
 }
 

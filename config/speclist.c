@@ -14,7 +14,6 @@
 #include "speclist.h"
 #include "kplug-util.h"
 
-#define SPEC_ERR_MAX	1024
 #define SPEC_QUOTE_MAX	64	/* bytes of a culprit quoted in an error */
 #define SPEC_SECTION	"coverage"
 
@@ -27,7 +26,7 @@ struct kplug_speclist {
 	struct spec_entry *head[KPLUG_SPEC_NKINDS];
 	struct spec_entry **tail[KPLUG_SPEC_NKINDS];
 	int count[KPLUG_SPEC_NKINDS];
-	char err[SPEC_ERR_MAX];
+	char *err;		/* the last error line, or NULL */
 };
 
 static const char *const spec_prefix[KPLUG_SPEC_NKINDS] = { "src", "fun" };
@@ -41,7 +40,7 @@ static int spec_fail(struct kplug_speclist *sl, const char *fmt, ...)
 	int ret;
 
 	va_start(ap, fmt);
-	ret = kplug_vfail(sl->err, sizeof(sl->err), fmt, ap);
+	ret = kplug_vfail(&sl->err, fmt, ap);
 	va_end(ap);
 	return ret;
 }
@@ -91,12 +90,13 @@ void kplug_speclist_free(struct kplug_speclist *sl)
 			free(e);
 		}
 	}
+	free(sl->err);
 	free(sl);
 }
 
 const char *kplug_speclist_error(const struct kplug_speclist *sl)
 {
-	return sl->err;
+	return sl->err ? sl->err : "";
 }
 
 /*

@@ -21,6 +21,8 @@
  */
 #include <fcntl.h>
 #include "kplug.h"
+#include "compat/embed.h"
+#include "config/kplug-json.h"
 
 static const struct kplug_opt cyc_opts[] = {
 	{ "output", KPLUG_OPT_STR, NULL, NULL, 0, 0,
@@ -36,6 +38,10 @@ static const struct kplug_opt cyc_opts[] = {
 	  "kind of the warn= diagnostic: note never fails a -Werror build" },
 	{ "exclude-instrumentation", KPLUG_OPT_BOOL, "off", NULL, 0, 0,
 	  "leave sanitizer-added branches out of M" },
+	{ "embed", KPLUG_OPT_BOOL, "off", NULL, 0, 0,
+	  "also write the JSON records into the object (section .kplug.cyc, "
+	  "dropped by the final link; kplug-report collect reads them); "
+	  "without output= the report itself is then not printed" },
 	{ NULL, KPLUG_OPT_STR, NULL, NULL, 0, 0, NULL }
 };
 
@@ -52,6 +58,7 @@ static struct {
 	int format;
 	int severity;
 	bool exclude_instr;
+	bool embed;
 	char run[48];		/* this compilation: pid and start time */
 } cyc;
 
@@ -99,34 +106,25 @@ static void buf_printf(struct cyc_buf *b, const char *fmt, ...) ATTRIBUTE_PRINTF
 
 static void buf_printf(struct cyc_buf *b, const char *fmt, ...)
 {
-	char tmp[128];
 	va_list ap;
-	int n;
+	char *s;
 
 	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	s = xvasprintf(fmt, ap);	/* any length: never cut a field */
 	va_end(ap);
-	buf_add(b, tmp, MIN((size_t)n, sizeof(tmp) - 1));
+	buf_str(b, s);
+	free(s);
 }
 
-/* A JSON string: quotes, backslashes and control characters escaped. */
+static void buf_put_json(void *ctx, const char *s, size_t n)
+{
+	buf_add((struct cyc_buf *)ctx, s, n);
+}
+
+/* A JSON string, escaped by config/kplug-json.c (shared with kplug-report). */
 static void buf_json_str(struct cyc_buf *b, const char *s)
 {
-	buf_add(b, "\"", 1);
-	for (; s && *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\') {
-			char esc[2] = { '\\', (char)c };
-
-			buf_add(b, esc, 2);
-		} else if (c < 0x20) {
-			buf_printf(b, "\\u%04x", c);
-		} else {
-			buf_add(b, (const char *)&c, 1);
-		}
-	}
-	buf_add(b, "\"", 1);
+	kplug_json_str(buf_put_json, b, s);
 }
 
 /* Write the whole line at once: parallel compiles share one file. */
@@ -148,9 +146,13 @@ static void cyc_emit(const char *line, size_t len)
 	}
 }
 
+static struct kplug_embed cyc_records = { ".kplug.cyc", NULL, 0, 0 };
+
 /* Outside any function, so the error is one line without a location. */
 static void cyc_finish_unit(void *gcc_data, void *user_data)
 {
+	if (cyc.embed)
+		kplug_embed_emit(&cyc_records);
 	if (cyc.write_errno)
 		kplug_error("%s: cannot write cyc_complexity output '%s': %s",
 			    cyc.origin, cyc.path ? cyc.path : "stderr",
@@ -327,7 +329,7 @@ static bool cyc_inline_header(tree decl)
 
 	if (len >= 2 && !strcmp(file + len - 2, ".h"))
 		return true;
-	return file && main_input_filename && strcmp(file, main_input_filename);
+	return file && strcmp(file, kplug_unit_name());
 }
 
 static const char *cyc_opt_level(tree decl, char *buf, size_t len)
@@ -377,7 +379,7 @@ static void cyc_json(struct cyc_buf *b, function *fn, int complexity,
 	cyc_json_macros(b, m);
 	buf_printf(b, ",\"inline_header\":%s,\"tu\":",
 		   cyc_inline_header(fn->decl) ? "true" : "false");
-	buf_json_str(b, main_input_filename);
+	buf_json_str(b, kplug_unit_name());
 	buf_printf(b, ",\"run\":\"%s\",\"gcc\":", cyc.run);
 	buf_json_str(b, version_string);
 	buf_str(b, ",\"opt\":");
@@ -410,20 +412,28 @@ static unsigned int cyc_execute(function *fn)
 	struct cyc_parts parts;
 	struct cyc_macros macros;
 	struct cyc_buf line = { NULL, 0, 0 };
+	bool jsonl = cyc.format == CYC_JSONL || cyc.embed;
 
-	if (cyc.format == CYC_JSONL || cyc.exclude_instr)
+	if (jsonl || cyc.exclude_instr)
 		cyc_decompose(fn, &parts, &macros);
 	if (cyc.exclude_instr)
 		complexity -= parts.sanitizer;
 	if (cyc.warn && complexity >= cyc.warn)
 		cyc_warn(fn, complexity);
-	if (complexity < cyc.min || cyc.fd < 0)
+	if (complexity < cyc.min || (cyc.fd < 0 && !cyc.embed))
 		return 0;
-	if (cyc.format == CYC_JSONL) {
+	if (jsonl)
 		cyc_json(&line, fn, complexity, &parts, &macros);
-	} else {
+	if (cyc.embed)
+		kplug_embed_add(&cyc_records, line.s, line.len);
+	if (cyc.fd < 0) {
+		free(line.s);
+		return 0;
+	}
+	if (cyc.format == CYC_TEXT) {
 		expanded_location xloc = expand_location(DECL_SOURCE_LOCATION(fn->decl));
 
+		free(line.s);
 		line.s = xasprintf("Cyclomatic Complexity %d %s:%s\n", complexity,
 				   xloc.file, IDENTIFIER_POINTER(DECL_NAME(fn->decl)));
 		line.len = strlen(line.s);
@@ -455,8 +465,8 @@ static int cyc_open_output(const struct kplug_ctx *ctx)
 	cyc.path = path;
 	cyc.origin = kplug_origin(ctx, "output");
 	if (!path) {
-		/* warn= alone: the diagnostics replace the stderr report */
-		cyc.fd = cyc.warn ? -1 : STDERR_FILENO;
+		/* warn= or embed= alone: they replace the stderr report */
+		cyc.fd = cyc.warn || cyc.embed ? -1 : STDERR_FILENO;
 		return 0;
 	}
 	cyc.fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -476,8 +486,15 @@ static int cyc_setup(const struct kplug_ctx *ctx)
 	cyc.severity = (int)kplug_config_enum(ctx->cfg, ctx->index, "severity");
 	cyc.exclude_instr = kplug_config_bool(ctx->cfg, ctx->index,
 					      "exclude-instrumentation");
-	if (cyc_open_output(ctx))
+	cyc.embed = kplug_config_bool(ctx->cfg, ctx->index, "embed");
+	if (kplug_compare_debug_second()) {
+		/* the first compilation reported this unit already */
+		cyc.fd = -1;
+		cyc.warn = 0;
+		cyc.embed = false;
+	} else if (cyc_open_output(ctx)) {
 		return -1;
+	}
 	/* lets kplug-report drop the records of an earlier compile of this TU */
 	snprintf(cyc.run, sizeof(cyc.run), "%lx-%lx", (unsigned long)getpid(),
 		 (unsigned long)time(NULL));

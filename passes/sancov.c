@@ -17,9 +17,14 @@
  */
 #include "kplug.h"
 #include "config/speclist.h"
+#include "passes/sancov-abi.h"
 
 #define SANCOV_PC	(1L << 0)	/* bits of the "trace" SET */
 #define SANCOV_CMP	(1L << 1)
+#define SANCOV_GUARD	(1L << 2)	/* Clang's modes: passes/sancov-abi.c */
+#define SANCOV_8BIT	(1L << 3)
+#define SANCOV_BOOL	(1L << 4)
+#define SANCOV_EDGES	(SANCOV_PC | SANCOV_GUARD | SANCOV_8BIT | SANCOV_BOOL)
 #define NOINSTR_SECTION	".noinstr.text"
 
 /* The bit we set in flag_sanitize_coverage; see the comment on top. */
@@ -28,8 +33,14 @@ static_assert(!(SANCOV_MARKER & (SANITIZE_COV_TRACE_PC | SANITIZE_COV_TRACE_CMP)
 	      "the marker must not request a native trace mode");
 
 static const struct kplug_opt sancov_opts[] = {
-	{ "trace", KPLUG_OPT_SET, "pc", "pc,cmp", 0, 0,
-	  "what to trace: pc (every basic block), cmp (comparisons and switches)" },
+	{ "trace", KPLUG_OPT_SET, "pc",
+	  "pc,cmp,pc-guard,inline-8bit-counters,inline-bool-flag", 0, 0,
+	  "what to trace: pc (every basic block), cmp (comparisons and switches); "
+	  "or, instead of pc, Clang's pc-guard, inline-8bit-counters or inline-bool-flag" },
+	{ "pc-table", KPLUG_OPT_BOOL, "off", NULL, 0, 0,
+	  "emit Clang's PC table (__sancov_pcs) for pc-guard and the inline modes" },
+	{ "ctors", KPLUG_OPT_BOOL, "on", NULL, 0, 0,
+	  "emit the module constructor of pc-guard and the inline modes" },
 	{ "float", KPLUG_OPT_BOOL, "off", NULL, 0, 0,
 	  "trace float/double comparisons too (cmpf/cmpd: the kernel has no such callbacks)" },
 	{ "tailcall", KPLUG_OPT_BOOL, "off", NULL, 0, 0,
@@ -71,6 +82,8 @@ static tree sancov_decls[NR_SANCOV_FNS];
 
 static const struct ggc_root_tab sancov_roots[] = {
 	{ &sancov_decls[0], NR_SANCOV_FNS, sizeof(sancov_decls[0]),
+	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+	{ &sancov_abi_trees[0], SANCOV_ABI_NR_TREES, sizeof(sancov_abi_trees[0]),
 	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
 	LAST_GGC_ROOT_TAB
 };
@@ -125,22 +138,34 @@ static bool sancov_wanted(tree decl)
 	return !sancov_fun_match(sancov.ignore, decl);
 }
 
-/* src: is matched to the input as given and to its path below "root". */
-static bool sancov_src_match(const struct kplug_speclist *sl,
+/* src: is matched to the source file as named and to its path below "root". */
+static bool sancov_src_match(const struct kplug_speclist *sl, const char *source,
 			     const char *match_path)
 {
-	return kplug_speclist_match(sl, KPLUG_SPEC_SRC, main_input_filename) ||
+	return kplug_speclist_match(sl, KPLUG_SPEC_SRC, source) ||
 	       (match_path &&
 		kplug_speclist_match(sl, KPLUG_SPEC_SRC, match_path));
 }
 
-static bool sancov_unit_wanted(const char *match_path)
+/* 1: instrument this unit, 0: not, -1: src: entries cannot be matched. */
+static int sancov_unit_wanted(const struct kplug_ctx *ctx)
 {
-	if (!main_input_filename)
-		return true;
-	if (sancov.allow && !sancov_src_match(sancov.allow, match_path))
-		return false;
-	return !sancov_src_match(sancov.ignore, match_path);
+	const char *source = kplug_unit_source();
+	const char *match_path = kplug_config_match_path(ctx->cfg);
+
+	if (!source) {
+		if (!sancov.allow && !kplug_speclist_count(sancov.ignore, KPLUG_SPEC_SRC))
+			return 1;
+		kplug_error("sancov: src: entries of %s need the name of the source "
+			    "file, but '%s' starts with no line marker naming it "
+			    "(preprocessed with -P?)", sancov.allow ?
+			    kplug_origin(ctx, "allow") : "the ignore lists",
+			    kplug_unit_name());
+		return -1;
+	}
+	if (sancov.allow && !sancov_src_match(sancov.allow, source, match_path))
+		return 0;
+	return !sancov_src_match(sancov.ignore, source, match_path);
 }
 
 /* ---- instrumentation: the rules of gcc/sancov.cc ---- */
@@ -373,6 +398,8 @@ static unsigned int sancov_execute(function *fn)
 {
 	if (sancov.trace & SANCOV_PC)
 		sancov_trace_pc(fn);
+	else if (sancov.trace & SANCOV_EDGES)
+		sancov_abi_function(fn);
 	if (sancov.trace & SANCOV_CMP)
 		sancov_trace_cmp(fn);
 	return 0;
@@ -385,6 +412,8 @@ static bool sancov_is_callback(gcall *call)
 	tree decl = gimple_call_fndecl(call);
 	int i;
 
+	if (sancov_abi_is_callback(decl))
+		return true;
 	if (!decl || !fndecl_built_in_p(decl, BUILT_IN_NORMAL))
 		return false;
 	for (i = 0; i < NR_SANCOV_FNS; i++)
@@ -439,7 +468,9 @@ public:
 	}
 	bool gate(function *fn) final override
 	{
-		return (!o0 || !optimize) && sancov_wanted(fn->decl);
+		return (!o0 || !optimize) && sancov_wanted(fn->decl) &&
+		       !((sancov.trace & SANCOV_EDGES & ~SANCOV_PC) &&
+			 sancov_abi_too_late());
 	}
 	unsigned int execute(function *fn) final override
 	{
@@ -473,10 +504,11 @@ public:
 /* ---- setup ---- */
 
 /*
- * With the marker set the C front end has declared the builtins already;
- * initialize_sanitizer_builtins() covers front ends that do not.
+ * The front end declared its builtins before the unit's settings were
+ * known, so without the sanitizer ones: create them here (the setup runs
+ * at PLUGIN_START_UNIT; calling this from a GIMPLE pass crashed cc1).
  */
-static void sancov_start_unit(void *gcc_data, void *user_data)
+static void sancov_start_unit(void)
 {
 	int i;
 
@@ -536,8 +568,49 @@ static int sancov_load_lists(const struct kplug_ctx *ctx)
 	return 0;
 }
 
+/* pc, pc-guard, inline-8bit-counters and inline-bool-flag: one at most. */
+static int sancov_abi_options(const struct kplug_ctx *ctx,
+			      struct sancov_abi_cfg *abi)
+{
+	long edges = sancov.trace & SANCOV_EDGES;
+	struct sancov_abi_cfg cfg = {
+		SANCOV_ABI_NONE, (bool)kplug_int(ctx, "pc-table"),
+		(bool)kplug_int(ctx, "ctors"), sancov_wanted,
+	};
+
+	if (edges & (edges - 1)) {
+		kplug_error("%s: sancov-trace: pc, pc-guard, inline-8bit-counters and "
+			    "inline-bool-flag exclude each other; pick one",
+			    kplug_origin(ctx, "trace"));
+		return -1;
+	}
+	if (edges == SANCOV_GUARD)
+		cfg.mode = SANCOV_ABI_GUARD;
+	else if (edges == SANCOV_8BIT)
+		cfg.mode = SANCOV_ABI_8BIT;
+	else if (edges == SANCOV_BOOL)
+		cfg.mode = SANCOV_ABI_BOOL;
+	if (cfg.mode == SANCOV_ABI_NONE && cfg.pc_table) {
+		kplug_error("%s: sancov-pc-table needs sancov-trace=pc-guard, "
+			    "inline-8bit-counters or inline-bool-flag",
+			    kplug_origin(ctx, "pc-table"));
+		return -1;
+	}
+	if (cfg.mode == SANCOV_ABI_NONE && !cfg.ctors) {
+		kplug_error("%s: sancov-ctors=off needs sancov-trace=pc-guard, "
+			    "inline-8bit-counters or inline-bool-flag",
+			    kplug_origin(ctx, "ctors"));
+		return -1;
+	}
+	*abi = cfg;
+	return 0;
+}
+
 static int sancov_setup(const struct kplug_ctx *ctx)
 {
+	struct sancov_abi_cfg abi;
+	int wanted;
+
 	if (flag_sanitize_coverage) {
 		kplug_error("sancov: -fsanitize-coverage is given too; use either "
 			    "native coverage or kplug's sancov, not both");
@@ -545,13 +618,18 @@ static int sancov_setup(const struct kplug_ctx *ctx)
 	}
 	sancov.trace = kplug_int(ctx, "trace");
 	sancov.trace_float = kplug_int(ctx, "float");
+	if (sancov_abi_options(ctx, &abi))
+		return -1;
 	if (sancov_load_lists(ctx))
 		return -1;
-	if (!sancov_unit_wanted(kplug_config_match_path(ctx->cfg)))
-		return 0;	/* as if the flag were not given */
+	wanted = sancov_unit_wanted(ctx);
+	if (wanted <= 0)
+		return wanted;	/* 0: as if the flag were not given */
 
+	/* before the front end parses: it folds && and || differently then */
 	flag_sanitize_coverage = SANCOV_MARKER;
-	register_callback(ctx->plugin_name, PLUGIN_START_UNIT, sancov_start_unit, NULL);
+	sancov_start_unit();
+	sancov_abi_setup(ctx->plugin_name, &abi);
 	kplug_register_pass(ctx, new sancov_pass(g, false), "sancov", 0,
 			    PASS_POS_INSERT_AFTER);
 	kplug_register_pass(ctx, new sancov_pass(g, true), "sancov_O0", 1,

@@ -23,10 +23,15 @@ for pair in $compilers; do
 		done
 	done
 done
-is "$(callbacks gcc "$KPLUG" -O2 "$S/abi.c" | awk '$2 != "-" && $2 != "trace_pc"')" "" \
+# (each output is checked to be there: a failed compile prints nothing)
+pc_only=$(callbacks gcc "$KPLUG" -O2 "$S/abi.c") && [ -n "$pc_only" ]
+ok $? "default trace=pc: abi.c compiled, $(wc -l <<<"$pc_only") functions counted"
+grep -q ' trace_pc ' <<<"$pc_only"; ok $? "default trace=pc: trace_pc callbacks"
+is "$(awk '$2 != "-" && $2 != "trace_pc"' <<<"$pc_only")" "" \
 	"default trace=pc: no comparison callbacks"
-is "$(callbacks gcc "$KPLUG" -O2 "$S/abi.c" $CMP | grep -c 'trace_cmp[fd]')" 0 \
-	"trace=pc,cmp: no float callbacks by default"
+with_cmp=$(callbacks gcc "$KPLUG" -O2 "$S/abi.c" $CMP) && grep -q ' trace_cmp4 ' <<<"$with_cmp"
+ok $? "trace=pc,cmp: abi.c compiled, with cmp4 callbacks"
+is "$(grep -c 'trace_cmp[fd]' <<<"$with_cmp")" 0 "trace=pc,cmp: no float callbacks by default"
 is "$(callbacks gcc "$KPLUG" -O2 "$S/abi.c" $CMP -fplugin-arg-kplug-sancov-float=on |
 	grep -c 'trace_cmp[fd]')" 2 "float=on: cmpf and cmpd"
 
@@ -67,10 +72,12 @@ done
 for pair in $compilers; do
 	cc=${pair%%:*} so=${pair#*:}
 	for opt in -O2 -Os -O3; do
-		$cc $opt -c "$S/tail.c" -o "$T/n.o" -fsanitize-coverage=trace-pc,trace-cmp
-		$cc $opt -c "$S/tail.c" -o "$T/k.o" -fplugin="$so" $KSANCOV $CMP
-		$cc $opt -c "$S/tail.c" -o "$T/t.o" -fplugin="$so" $KSANCOV $CMP \
-			-fplugin-arg-kplug-sancov-tailcall=on
+		rm -f "$T/n.o" "$T/k.o" "$T/t.o"
+		$cc $opt -c "$S/tail.c" -o "$T/n.o" -fsanitize-coverage=trace-pc,trace-cmp &&
+			$cc $opt -c "$S/tail.c" -o "$T/k.o" -fplugin="$so" $KSANCOV $CMP &&
+			$cc $opt -c "$S/tail.c" -o "$T/t.o" -fplugin="$so" $KSANCOV $CMP \
+				-fplugin-arg-kplug-sancov-tailcall=on
+		ok $? "$cc $opt: tail.c built native, kplug, kplug tailcall=on"
 		read -r nj nc <<< "$(jumps "$T/n.o")"
 		read -r kj kc <<< "$(jumps "$T/k.o")"
 		[ "$nj" -gt 0 ]; ok $? "$cc $opt: native tail-calls callbacks ($nj jmp)"
@@ -130,7 +137,7 @@ bad() {	# bad DESCRIPTION EXPECTED-LINE ARGS...
 }
 printf 'src:*\n# comment\nfun:ok\nfun ok\n' > "$T/bad.list"
 bad "unknown trace mode" \
-	"cc1: error: kplug: -fplugin-arg-kplug-sancov-trace=pc,edge: unknown value 'edge' for 'sancov-trace' (expected pc,cmp)" \
+	"cc1: error: kplug: -fplugin-arg-kplug-sancov-trace=pc,edge: unknown value 'edge' for 'sancov-trace' (expected pc,cmp,pc-guard,inline-8bit-counters,inline-bool-flag)" \
 	$KSANCOV -fplugin-arg-kplug-sancov-trace=pc,edge
 bad "unreadable list" \
 	"cc1: error: kplug: missing.list: cannot read list: No such file or directory" \

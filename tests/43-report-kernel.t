@@ -1,49 +1,26 @@
-# Complexity reporting on a real kernel: a Linux 6.1 x86_64 tinyconfig built
-# with make -j2 into ONE JSON Lines report, then kplug-report on it.
+# Complexity reporting on a real kernel: the Linux 6.1 x86_64 tinyconfig
+# build that 40-kernel-cyc.t checks against the 2016 plugin (kt_seed_build:
+# both plugins in the same cc1 processes, make -j2, kplug writing ONE JSON
+# Lines report), then kplug-report on it.
 #
 # Integrity of the parallel report: nothing is lost or torn when the -j2
-# report has exactly the multiset of (file, function, M) of a reference text
-# report of the same tree and config, and every line of it parses.  The
-# reference is the one 40-kernel-cyc.t verified against the 2016 plugin;
-# run alone, this test makes its own with a serial (-j1) text-format build.
+# report has exactly the multiset of (file, function, M) of the 2016
+# plugin's lines from the same compiles, and every line of it parses.
 . "$(dirname "$0")/lib.sh"
-if quick; then plan 1; skip "KPLUG_QUICK: kernel build skipped"; exit 0; fi
-src=$(kernel_tree 6.1) || { plan 1; echo "not ok 1 - extract linux-source-6.1"; exit 1; }
+. "$TOP/tests/kernel/lib-kernel.sh"
+if quick; then skip "KPLUG_QUICK: kernel build skipped"; done_testing; fi
+need_seeds || done_testing
 T=$OUT/report-kernel
 R=$TOP/tools/kplug-report
 rm -rf "$T" && mkdir -p "$T"
 [ -x "$R" ] || make -s -C "$TOP" tools/kplug-report
-# private copies: a rebuild of kplug.so during the run changes nothing, and
-# the edited kernel file must not touch the shared source cache
-cp "$KPLUG" "$T/kplug.so" && cp -al "$src" "$T/src"
-ok $? "private plugin and hard-linked source tree"
 
-kflags() {	# kflags FORMAT OUTPUT
-	echo "-fplugin=$T/kplug.so -fplugin-arg-kplug-enable=cyc_complexity" \
-		"-fplugin-arg-kplug-cyc_complexity-format=$1" \
-		"-fplugin-arg-kplug-cyc_complexity-output=$2"
-}
-kmake() { nice -n 10 make -s -C "$T/src" O="$T/obj" ARCH=x86_64 "$@"; }
-
-kmake tinyconfig >/dev/null 2>&1
-ok $? "6.1 x86_64 tinyconfig"
-start=$(date +%s)
-kmake -j2 KCFLAGS="$(kflags jsonl "$T/report.jsonl")" >"$T/build1.log" 2>&1
-ok $? "make -j2 with format=jsonl into one report ($(( $(date +%s) - start )) s)"
-# The reference: the text report of 40-kernel-cyc.t, which that test found
-# equal line for line to the 2016 plugin's, for this same tree and config;
-# without it (test run alone), a serial text-format build of our own.
-ref=$OUT/kernel-cyc-6.1
-if [ -s "$ref/verified-src-root" ] && [ -s "$ref/kplug.txt" ]; then
-	sed -e "s#^\(Cyclomatic Complexity [0-9]* \)$(cat "$ref/verified-src-root")/#\1$T/src/#" \
-		-e "s#^\(Cyclomatic Complexity [0-9]* \)$ref/obj/#\1$T/obj/#" \
-		"$ref/kplug.txt" > "$T/report.txt"
-	ok $? "reference: the text report verified by 40-kernel-cyc.t"
-else
-	start=$(date +%s)
-	kmake -j1 KCFLAGS="$(kflags text "$T/report.txt")" >"$T/build2.log" 2>&1
-	ok $? "reference: a second run, -j1, text format ($(( $(date +%s) - start )) s)"
-fi
+kt_seed_build
+ok $? "6.1 x86_64 tinyconfig with the 2016 plugin and kplug ($( ((KT_REUSED)) && echo cached || echo "built in ${KT_SECONDS}s"))"
+cp "$SEED_B/report.jsonl" "$T/report.jsonl"
+grep -a '^Cyclomatic Complexity ' "$SEED_B/stderr" >"$T/report.txt"
+[ -s "$T/report.jsonl" ] && [ -s "$T/report.txt" ]
+ok $? "the -j2 JSON Lines report and the 2016 plugin's lines are there"
 
 # Every line parses, has the fields, and its parts sum to M.
 python3 - "$T/report.jsonl" "$T/report.txt" > "$T/check.out" 2>&1 <<'EOF'
@@ -73,8 +50,8 @@ read -r _ nrec _ nbad _ ntext _ nmiss _ nextra < <(tail -1 "$T/check.out")
 diag "$(tail -1 "$T/check.out")"
 ok $((nrec < 10000)) "the -j2 report has $nrec records"
 is "$nbad" 0 "every line of the -j2 report parses, with parts summing to M"
-is "$nrec" "$ntext" "records equal the text lines of the reference run"
-is "$nmiss/$nextra" "0/0" "same (file, function, M) multiset as the reference run"
+is "$nrec" "$ntext" "records equal the 2016 plugin's lines of the same compiles"
+is "$nmiss/$nextra" "0/0" "same (file, function, M) multiset as the 2016 plugin"
 is "$(grep -c '"inline_header":true' "$T/report.jsonl" | awk '{print ($1 > 0)}')" 1 \
 	"header inlines are flagged"
 
@@ -85,7 +62,7 @@ is "$(wc -l < "$T/top10")" 11 "top-10: a header and ten rows"
 diag "$(cat "$T/top10")" "$(cat "$T/top10.err")"
 nfun=$(sed -n 's/.* \([0-9]*\) functions after de-duplication.*/\1/p' "$T/top10.err")
 ok $((nfun >= nrec || nfun == 0)) "de-duplication: $nfun functions from $nrec records"
-"$R" sarif --threshold 20 --root "$T/src" "$T/report.jsonl" > "$T/report.sarif" 2>/dev/null
+"$R" sarif --threshold 20 --root "$SEED_SRC" "$T/report.jsonl" > "$T/report.sarif" 2>/dev/null
 is $? 1 "sarif --threshold 20: gate breached (exit 1)"
 python3 - "$T/report.sarif" > "$T/sarif.out" 2>&1 <<'EOF'
 import json, sys
@@ -116,15 +93,29 @@ diag "$(tail -3 "$T/sarif.out")"
 
 # Baseline diff after changing one kernel function: lib/cmdline.c's
 # get_option() gains two decisions; a comment shifts every line of the file.
+# The changed copy is compiled with the object's own command line from its
+# .cmd file (the shared build and tree stay as they are), and its records
+# are given the original file name back.
+mkdir -p "$T/src/lib"
 f=$T/src/lib/cmdline.c
-sed -i -e '1i /* kplug-report test: every line moves down */' \
-	-e "s/^\tif (\*\*str == '-')$/\tif (**str == ';')\n\t\treturn 4;\n\tif (**str == ':')\n\t\treturn 5;\n&/" "$f"
-ok $(( $(stat -c %i "$f") == $(stat -c %i "$src/lib/cmdline.c") )) "the edit left the shared source alone"
-kmake KCFLAGS="$(kflags jsonl "$T/rebuild.jsonl")" lib/cmdline.o >"$T/build3.log" 2>&1
-ok $? "rebuild lib/cmdline.o only"
-# (kbuild's prepare step may recompile bounds.c and asm-offsets.c too)
-tu="\"tu\":\"($T/src/)?lib/cmdline.c\""	# not arch/x86/lib/cmdline.c
-is "$(grep -Ec "$tu" "$T/rebuild.jsonl")" "$(grep -Ec "$tu" "$T/report.jsonl")" \
+sed -e '1i /* kplug-report test: every line moves down */' \
+	-e "s/^\tif (\*\*str == '-')$/\tif (**str == ';')\n\t\treturn 4;\n\tif (**str == ':')\n\t\treturn 5;\n&/" \
+	"$SEED_SRC/lib/cmdline.c" >"$f"
+is "$(diff "$SEED_SRC/lib/cmdline.c" "$f" | grep -c '^>')" 5 "lib/cmdline.c copy: a comment and four lines added"
+cmd=$(sed -n '1s/^[a-z_]*cmd_lib\/cmdline\.o := //p' "$SEED_B/obj/lib/.cmdline.o.cmd")
+grep -q -- "-fplugin-arg-kplug-cyc_complexity-output=$SEED_B/report.jsonl .*$SEED_SRC/lib/cmdline.c" <<<"$cmd"
+ok $? "the recorded command line of lib/cmdline.o"
+cmd=${cmd//"$SEED_B/report.jsonl"/"$T/rebuild.raw"}
+cmd=${cmd//"$SEED_SRC/lib/cmdline.c"/"$f"}
+cmd=${cmd//" -o lib/cmdline.o "/" -o $T/cmdline.o "}
+cmd=${cmd//"-Wp,-MMD,lib/.cmdline.o.d"/"-Wp,-MMD,$T/cmdline.o.d"}
+(cd "$SEED_B/obj" && eval "$cmd") >"$T/build3.log" 2>&1 && [ -s "$T/cmdline.o" ]
+ok $? "the changed lib/cmdline.c compiled with its kernel command line"
+sed "s#$T/src/#$SEED_SRC/#g" "$T/rebuild.raw" >"$T/rebuild.jsonl"
+tu="\"tu\":\"$SEED_SRC/lib/cmdline.c\""	# not arch/x86/lib/cmdline.c
+[ "$(grep -c "$tu" "$T/report.jsonl")" -gt 3 ]
+ok $? "the build reported $(grep -c "$tu" "$T/report.jsonl") functions of lib/cmdline.c"
+is "$(grep -c "$tu" "$T/rebuild.jsonl")" "$(grep -c "$tu" "$T/report.jsonl")" \
 	"the rebuild reported as many functions for lib/cmdline.c"
 cat "$T/report.jsonl" "$T/rebuild.jsonl" > "$T/new.jsonl"
 "$R" diff "$T/report.jsonl" "$T/new.jsonl" > "$T/diff" 2>&1
@@ -138,11 +129,11 @@ newm=$(awk '$1 == "grown" { print $3 }' "$T/diff")
 is $? 1 "diff --threshold $newm: gate breached"
 "$R" diff --threshold 1000 "$T/report.jsonl" "$T/new.jsonl" >/dev/null 2>&1
 is $? 0 "diff --threshold 1000: fine"
-fp() { "$R" top -n 0 --format=sarif --threshold 1 --root "$T/src" "$1" 2>/dev/null |
+fp() { "$R" top -n 0 --format=sarif --threshold 1 --root "$SEED_SRC" "$1" 2>/dev/null |
 	python3 -c 'import json,sys; [print(r["partialFingerprints"]["kplugFunction/v1"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in json.load(sys.stdin)["runs"][0]["results"] if r["locations"][0]["logicalLocations"][0]["name"] == "get_option"]'; }
 read -r fp1 l1 < <(fp "$T/report.jsonl")
 read -r fp2 l2 < <(fp "$T/new.jsonl")
 ok $(( l2 != l1 + 1 )) "get_option moved from line $l1 to $l2"
 ok $([ -n "$fp1" ] && [ "$fp2" = "$fp1" ]; echo $?) "its SARIF fingerprint did not change ($fp1)"
-rm -rf "$T/obj" "$T/src"
+rm -rf "$T/src"
 done_testing

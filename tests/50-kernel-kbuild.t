@@ -21,7 +21,10 @@ for ver in 6.1 6.12; do
 	pristine=$(kernel_tree "$ver")
 	ok $? "$ver: cached Debian tree"
 	t=$W/linux-$ver
-	cp -al "$pristine" "$t"
+	# a real copy: a write into it can never reach the cached tree
+	cp -a "$pristine" "$t"
+	ok $? "$ver: private copy of the tree"
+	kconfig_sum=$(sha1sum <"$pristine/scripts/gcc-plugins/Kconfig")
 
 	run "$K" status "$t"
 	is "$RC:${MSG%%:*}" "1:not integrated" "$ver: status of a pristine tree: not integrated (exit 1)"
@@ -32,8 +35,10 @@ for ver in 6.1 6.12; do
 		test -f "$t/scripts/gcc-plugins/kplug/kplug.c" &&
 		test -f "$t/scripts/gcc-plugins/kplug/passes/cyc_complexity.c"
 	ok $? "$ver: hooks in place, kplug sources in scripts/gcc-plugins/kplug"
-	cmp -s "$pristine/scripts/gcc-plugins/Kconfig" "$(kernel_tree "$ver")/scripts/gcc-plugins/Kconfig"
-	ok $? "$ver: the cached tree is untouched"
+	is "$(sha1sum <"$pristine/scripts/gcc-plugins/Kconfig")" "$kconfig_sum" \
+		"$ver: the cached tree's Kconfig is untouched by apply"
+	cmp -s "$pristine/scripts/gcc-plugins/Kconfig" "$t/scripts/gcc-plugins/Kconfig"
+	is $? 1 "$ver: ... while the copy's Kconfig changed"
 	run "$K" status "$t"
 	is "$RC:${MSG%%:*}" "0:integrated" "$ver: status: integrated (exit 0)"
 	run "$K" apply "$t"

@@ -42,13 +42,16 @@ check_build() {
 	is "$(chk noinst_calls)" 0 "$name: none in the $(chk noinst) objects without sancov"
 	ok $(($(chk kcovn) > 5 ? 0 : 1)) "$name: $(chk kcovn) KCOV_INSTRUMENT := n objects built"
 	is "$(chk kcovn_inst)/$(chk kcovn_calls)" 0/0 "$name: none of them got sancov arguments or call sites"
-	report=$KOUT/$name/kplug-cyc_complexity.txt
-	ok $(($(wc -l <"$report" 2>/dev/null || echo 0) > 1000 ? 0 : 1)) \
-		"$name: cyc_complexity report has $(wc -l <"$report" 2>/dev/null) lines"
-	ok "$(grep -cvE '^Cyclomatic Complexity [0-9]+ [^ ]+:[A-Za-z_][A-Za-z0-9_.]*$' "$report")" \
-		"$name: every report line is 'Cyclomatic Complexity M file:function'"
-	grep -qE '[ /]fs/read_write.c:ksys_read$' "$report"
-	ok $? "$name: report names fs/read_write.c:ksys_read"
+	report=$KOUT/$name/.kt-cyc.jsonl
+	kt_cyc_records "$name" >"$report"
+	ok $(($(wc -l <"$report") > 1000 ? 0 : 1)) \
+		"$name: $(wc -l <"$report") cyc_complexity records embedded in the objects"
+	perl -MJSON::PP -ne '$r = decode_json($_); exit 1 unless $r->{M} =~ /^\d+$/ && $r->{function} ne ""' "$report"
+	ok $? "$name: every record is a JSON object with M and function"
+	grep -qE '"file":"[^"]*fs/read_write.c".*"function":"ksys_read"' "$report"
+	ok $? "$name: records name fs/read_write.c:ksys_read"
+	test ! -e "$KOUT/$name/kplug-cyc_complexity.txt"
+	ok $? "$name: no report file (KPLUG_CYC_COMPLEXITY_OUTPUT empty)"
 }
 
 want() { [ -z "${KPLUG_KERNEL_BUILDS:-}" ] || [[ " $KPLUG_KERNEL_BUILDS " == *" $1 "* ]]; }
@@ -60,8 +63,8 @@ run_build() {	# run_build NAME VER ARCH OPTIONS...
 
 T0=$(date +%s)
 
-kt_tree 6.12 fresh >/dev/null
-ok $? "6.12: fresh tree integrated"
+kt_tree 6.12 >/dev/null
+ok $? "6.12: tree integrated (a private copy, refreshed when kplug changed)"
 
 # --- x86_64, Linux 6.12: also the kernel 52-kernel-kcov.t boots ---
 if want x86_64-6.12; then
@@ -96,7 +99,7 @@ make -C "$SRC" O="$B" ARCH=x86_64 M="$MOD" modules >"$MOD/build.log" 2>&1
 ok $? "external module built with make M="
 MCMD=$(head -n 1 "$MOD/.kplug_hello.o.cmd" 2>/dev/null)
 is "$(grep -o -- '-fplugin=[^ ]*kplug.so' <<<"$MCMD" | wc -l)" 1 "module object: one kplug flag"
-grep -q -- '-fplugin-arg-kplug-enable=sancov' <<<"$MCMD"
+grep -q -- '-fplugin-arg-kplug-default-enable=sancov' <<<"$MCMD"
 ok $? "module object: built with kplug's sancov"
 ok $(($(objdump -dr "$MOD/kplug_hello.o" 2>/dev/null | grep -c 'R_X86_64_PLT32.*__sanitizer_cov_trace_pc') > 0 ? 0 : 1)) \
 	"module object: trace_pc call sites"
@@ -118,20 +121,35 @@ printf '[kplug]\nenable = cyc_complexity\n[path:fs/*]\ncyc_complexity-min = 5\n'
 sleep 1
 mk1
 ok $? "build with CONFIG_KPLUG_PROFILE=kplug-test.ini"
-grep -q -- "-fplugin-arg-kplug-config=$SRC/kplug-test.ini" "$B/fs/.read_write.o.cmd"
-ok $? "profile passed as -fplugin-arg-kplug-config (source-tree path)"
+KSO=$B/scripts/gcc-plugins/kplug/kplug.so
+readelf -p .kplug.profile "$KSO" | grep -q 'cyc_complexity-min = 5'
+ok $? "profile embedded in the kernel's kplug.so (section .kplug.profile)"
+! grep -q -- "-fplugin-arg-kplug-config=" "$B/fs/.read_write.o.cmd"
+ok $? "... and not named on the command line (a file icecream would not ship)"
 ok $([ "$(obj_time)" != "$t1" ] && [ "$(obj_id)" != "$id1" ]; echo $?) "profile set: fs/read_write.o rebuilt ($id1 -> $(obj_id))"
 t2=$(obj_time); id2=$(obj_id)
-echo 'cyc_complexity-min = 6' >>"$SRC/kplug-test.ini"
+sed -i 's/^cyc_complexity-min = 5$/cyc_complexity-min = 6/' "$SRC/kplug-test.ini"
+grep -qx 'cyc_complexity-min = 6' "$SRC/kplug-test.ini"
+ok $? "profile edited: min 5 -> 6 (a repeated key would be refused)"
 sleep 1
 mk1
 ok $([ "$(obj_time)" != "$t2" ] && [ "$(obj_id)" != "$id2" ]; echo $?) "profile content changed: fs/read_write.o rebuilt ($id2 -> $(obj_id))"
+readelf -p .kplug.profile "$KSO" | grep -q 'cyc_complexity-min = 6'
+ok $? "... and kplug.so re-embedded the new content"
 
-# Prebuilt plugin, the one-artifact distribution.
+# Prebuilt plugin, the one-artifact distribution; with the profile still
+# set, objects load a copy of it with the profile embedded.
+text_of() {	# (objcopy cannot write to a pipe)
+	objcopy -O binary --only-section=.text "$1" "$B/.text.bin" && [ -s "$B/.text.bin" ] &&
+		sha1sum <"$B/.text.bin" && rm -f "$B/.text.bin"
+}
 mk1 KPLUG="$TOP/kplug.so"
-ok $? "make KPLUG=$TOP/kplug.so"
-is "$(grep -o -- '-fplugin=[^ ]*kplug.so' "$B/fs/.read_write.o.cmd")" "-fplugin=$TOP/kplug.so" \
-	"KPLUG=: the one kplug flag names the prebuilt plugin"
+ok $? "make KPLUG=$TOP/kplug.so, with a profile"
+is "$(grep -o -- '-fplugin=[^ ]*kplug.so' "$B/fs/.read_write.o.cmd")" "-fplugin=./scripts/gcc-plugins/kplug/kplug.so" \
+	"KPLUG= and a profile: objects load the build's copy"
+is "$(text_of "$KSO")" "$(text_of "$TOP/kplug.so")" "... of the prebuilt plugin"
+readelf -p .kplug.profile "$KSO" | grep -q 'cyc_complexity-min = 6'
+ok $? "... with the profile embedded"
 
 # Bad settings: one clear line, non-zero exit.
 mk1 KPLUG=kplug.so 2>/dev/null
@@ -151,14 +169,17 @@ grep -q 'kplug: CONFIG_KPLUG_PROFILE="no-such.ini": no such file' "$B/build.log"
 ok $? "... with 'kplug: CONFIG_KPLUG_PROFILE=\"no-such.ini\": no such file ...'"
 "$SRC/scripts/config" --file "$B/.config" --set-str KPLUG_PROFILE ""
 rm -f "$SRC/kplug-test.ini"
+mk1 KPLUG="$TOP/kplug.so"
+is "$(grep -o -- '-fplugin=[^ ]*kplug.so' "$B/fs/.read_write.o.cmd")" "-fplugin=$TOP/kplug.so" \
+	"KPLUG= without a profile: the one kplug flag names the prebuilt plugin"
 mk1 >/dev/null
 ok $? "back to the built configuration"
 fi
 
 # --- x86_64, Linux 6.1 ---
 if want x86_64-6.1; then
-	kt_tree 6.1 fresh >/dev/null
-	ok $? "6.1: fresh tree integrated"
+	kt_tree 6.1 >/dev/null
+	ok $? "6.1: tree integrated"
 	# shellcheck disable=SC2086
 	run_build x86_64-6.1 6.1 x86_64 $KT_KPLUG 64BIT=y
 	check_build x86_64-6.1 x86_64 arch/x86/entry/vdso/vclock_gettime.o
@@ -184,13 +205,17 @@ if want um-6.12; then
 	# shellcheck disable=SC2086
 	run_build um-6.12 6.12 um $KT_KPLUG 64BIT=y
 	check_build um-6.12 um arch/x86/um/vdso/um_vdso.o
-	# UML's user-space objects: built with USER_CFLAGS ("-include user.h").
-	n=0
+	# UML's user-space objects: built with USER_CFLAGS ("-include user.h"),
+	# each with exactly one kplug flag.
+	n=0 one=0
 	for o in $(cd "$KOUT/um-6.12" && ar t vmlinux.a); do
-		head -n 1 "$KOUT/um-6.12/$(dirname "$o")/.$(basename "$o").cmd" 2>/dev/null |
-			grep -q -- '-include user.h' && n=$((n + 1))
+		cmd=$(head -n 1 "$KOUT/um-6.12/$(dirname "$o")/.$(basename "$o").cmd" 2>/dev/null)
+		grep -q -- '-include user.h' <<<"$cmd" || continue
+		n=$((n + 1))
+		[ "$(grep -o -- '-fplugin=[^ ]*kplug.so' <<<"$cmd" | wc -l)" = 1 ] && one=$((one + 1))
 	done
-	ok $((n > 10 ? 0 : 1)) "um-6.12: $n UML user-space objects built and linked (each with the one kplug flag)"
+	ok $((n > 10 ? 0 : 1)) "um-6.12: $n UML user-space objects built and linked"
+	is "$one" "$n" "um-6.12: each UML user-space object has exactly one kplug flag"
 fi
 
 diag "kernel builds and checks: $(($(date +%s) - T0))s"

@@ -4,9 +4,10 @@
 # list files, unwritable outputs and conflicting settings.  Each case must
 # make gcc exit non-zero with exactly one line on stderr, the given
 # "cc1: error: kplug: ..." line, naming the culprit.
+# per-compiler
 . "$(dirname "$0")/lib.sh"
 
-CC=${KPLUG_TEST_CC:-gcc}
+CC=$KCC
 d=$OUT/bad-input
 rm -rf "$d"
 mkdir -p "$d/ro"
@@ -25,6 +26,12 @@ printf '[cyc_complexity]\nnosuch = 1\n' >passkey.ini
 printf '[kplug]\nenable = cyc_complexity, nosuch\n' >pass.ini
 { printf '[kplug]\nenable = '; head -c 400 /dev/zero | tr '\0' 'x'; printf '\n'; } >long.ini
 printf '[kplug]\nenable = a\0b\n' >nul.ini
+printf '[kplug] enable = all\n' >after.ini
+printf '[path:drivers/net/ethernet/intel/ixgbe/ixgbe_main.c]\nenable = all\n' >longsec.ini
+printf '[cyc_complexity]\noutput = "cc.txt"\n' >quote.ini
+printf '[cyc_complexity]\nmin = 3\n; later\nmin = 4\n' >repeat.ini
+printf '[kplug]\renable = all\r' >cr.ini
+printf '[cyc_complexity]\nmin = 3\n    4\n' >cont.ini
 printf '[kplug]\nenable = all\n' >secret.ini
 chmod 000 secret.ini
 printf 'src:*\nobj:foo.o\n' >bad.list
@@ -122,9 +129,22 @@ bad "ini: unknown key of a pass" \
 bad "ini: unknown pass in enable" \
 	"$E pass.ini:2: unknown pass 'nosuch' (known: all, cyc_complexity, sancov)" "$A-config=pass.ini"
 bad "ini: over-long line" \
-	"$E long.ini:2: line longer than 198 characters" "$A-config=long.ini"
+	"$E long.ini:2: line longer than 199 characters" "$A-config=long.ini"
 bad "ini: NUL byte" \
 	"$E nul.ini:2: NUL byte in line" "$A-config=nul.ini"
+bad "ini: text after a section header (inih ignores it)" \
+	"$E after.ini:1: text after the section header's ']'" "$A-config=after.ini"
+bad "ini: section name inih would cut to 49 characters" \
+	"$E longsec.ini:1: section name longer than 49 characters" "$A-config=longsec.ini"
+bad "ini: quoted value" \
+	"$E quote.ini:2: value of 'output' starts with a quote (kplug's ini has no quoting; write the value without quotes)" \
+	"$A-config=quote.ini"
+bad "ini: repeated key" \
+	"$E repeat.ini:4: 'min' repeated in [cyc_complexity] (first set at line 2)" "$A-config=repeat.ini"
+bad "ini: bare CR line ends" \
+	"$E cr.ini:1: carriage return inside a line" "$A-config=cr.ini"
+bad "ini: indented line is no continuation" \
+	"$E cont.ini:3: syntax error (expected [section] or key = value)" "$A-config=cont.ini"
 
 # ---- paths and permissions ----
 bad "profile does not exist" \
@@ -173,6 +193,10 @@ bad "output is a directory" \
 bad "output directory does not exist" \
 	"$E $A-cyc_complexity-output=nodir/cc.txt: cannot open cyc_complexity output 'nodir/cc.txt': No such file or directory" \
 	"$A-enable=cyc_complexity" "$A-cyc_complexity-output=nodir/cc.txt"
+longpath=nodir$(printf '/abcdefghij%.0s' $(seq 200))/cc.txt
+bad "output path of 2,212 bytes: the error line quotes it whole" \
+	"$E $A-cyc_complexity-output=$longpath: cannot open cyc_complexity output '$longpath': No such file or directory" \
+	"$A-enable=cyc_complexity" "$A-cyc_complexity-output=$longpath"
 bad "output full (/dev/full)" \
 	"$E $A-cyc_complexity-output=/dev/full: cannot write cyc_complexity output '/dev/full': No space left on device" \
 	"$A-enable=cyc_complexity" "$A-cyc_complexity-output=/dev/full"
@@ -200,7 +224,7 @@ else
 	cp "$inc/plugin-version.h" "$d/fakever/"
 	sed 's/^\(static const char configuration_arguments\[\] = "\)/\1--kplug-rebuilt /' \
 		"$inc/configargs.h" >"$d/fakever/configargs.h"
-	make -s -C "$TOP" CXX="g++ -I$d/fakever" BUILD="$d/build" \
+	make -s -C "$TOP" CC="$CC" CXX="g++ -I$d/fakever" BUILD="$d/build" \
 		KPLUG_SO="$d/fake/kplug.so" plugin >"$d/fakever.log" 2>&1 &&
 	grep -q -- --kplug-rebuilt "$d/fake/kplug.so"
 	ok $? "kplug.so built against a rebuilt GCC's plugin-version.h"
@@ -210,16 +234,16 @@ else
 		"$E kplug.so was built for GCC $ver ($ds) but loaded into GCC $ver ($ds), same version but a different build configuration; rebuild it for this compiler: make -C $TOP CC=$(basename "$CC") clean install" \
 		"$A-enable=cyc_complexity"
 fi
-g11=$OUT/gcc11/kplug.so
-if command -v gcc-11 >/dev/null && [ -f "$(gcc-11 -print-file-name=plugin)/include/plugin-version.h" ] &&
-   ! quick; then
-	make -s -C "$TOP" CC=gcc-11 KPLUG_SO="$g11" >"$d/gcc11.log" 2>&1
-	v11="$(gcc-11 -dumpfullversion) ($(datestamp "$(gcc-11 -print-file-name=plugin)/include"))"
-	v12="$($CC -dumpfullversion) ($(datestamp "$($CC -print-file-name=plugin)/include"))"
-	KPLUG=$g11 bad "plugin built for GCC 11 loaded into GCC 12" \
-		"$E kplug.so was built for GCC $v11 but loaded into GCC $v12; rebuild it for this compiler: make -C $TOP CC=$(basename "$CC") clean install" \
-		"$A-enable=cyc_complexity"
+# The plugin built for the other GCC (gcc / gcc-11) loaded into this one.
+other=$(other_cc)
+if quick; then
+	skip "plugin for $other (KPLUG_QUICK)"
 else
-	skip "GCC 11 plugin build (KPLUG_QUICK or no gcc-11-plugin-dev)"
+	other_so=$(kplug_so_for "$other" 2>"$d/other.log")
+	vother="$($other -dumpfullversion) ($(datestamp "$($other -print-file-name=plugin)/include"))"
+	vthis="$($CC -dumpfullversion) ($(datestamp "$($CC -print-file-name=plugin)/include"))"
+	KPLUG=$other_so bad "plugin built for $other loaded into $CC" \
+		"$E kplug.so was built for GCC $vother but loaded into GCC $vthis; rebuild it for this compiler: make -C $TOP CC=$(basename "$CC") clean install" \
+		"$A-enable=cyc_complexity"
 fi
 done_testing

@@ -4,8 +4,21 @@
 set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SEEDS=${KPLUG_SEEDS:-$TOP/../shared/seeds}
-KPLUG=${KPLUG_SO_PATH:-$TOP/kplug.so}
 OUT=${KPLUG_TEST_OUT:-$TOP/tests/out}
+# The compiler of every test: KPLUG_TEST_CC (tests/harness.pl sets it for
+# the files marked "# per-compiler"), and the kplug.so built for it.
+KCC=${KPLUG_TEST_CC:-gcc}
+# kplug.so for compiler CC: ./kplug.so for gcc, build/CC/kplug.so for
+# another one; kplug_so_for brings it up to date (make) and prints it.
+kplug_so_path() { if [ "$1" = gcc ]; then echo "$TOP/kplug.so"; else echo "$TOP/build/$1/kplug.so"; fi; }
+kplug_so_for() {
+	local so
+	so=$(kplug_so_path "$1")
+	# never leave a stale plugin for the tests to load
+	make -s -C "$TOP" CC="$1" KPLUG_SO="$so" plugin >&2 || { rm -f "$so"; return 1; }
+	echo "$so"
+}
+KPLUG=${KPLUG_SO_PATH:-$(kplug_so_path "$KCC")}
 CACHE=${KPLUG_CACHE:-$TOP/tests/out/cache}
 mkdir -p "$OUT" "$CACHE"
 _tap_n=0
@@ -30,13 +43,30 @@ is() {	# is GOT EXPECTED DESCRIPTION
 		diag "expected: $2"
 	fi
 }
+# skip REASON: counted as skipped (never as passed); the harness lists
+# every reason, and under CI=true counts each skip as a failure.
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $1"; }
+# need_cmd CMD PACKAGE: true when CMD is installed, else one skip naming
+# the package (make deps installs it).
+need_cmd() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	skip "$1 not installed (apt-get install $2, or: make deps)"
+	return 1
+}
+# need_seeds: true when the 2016 seed patches are at $SEEDS, else one skip.
+need_seeds() {
+	ls "$SEEDS"/004-*cyclomatic*.patch >/dev/null 2>&1 && return 0
+	skip "the 2016 seed patches are not at $SEEDS (set KPLUG_SEEDS=DIR)"
+	return 1
+}
 diag() { printf '%s\n' "$@" | sed 's/^/# /' >&2; }
 done_testing() { echo "1..$_tap_n"; exit $((_tap_fail > 0)); }
 quick() { [ -n "${KPLUG_QUICK:-}" ]; }
 
 # Run gcc with kplug loaded; extra args follow.
-kgcc() { ${KPLUG_TEST_CC:-gcc} -fplugin="$KPLUG" "$@"; }
+kgcc() { $KCC -fplugin="$KPLUG" "$@"; }
+# The other compiler of the pair gcc / gcc-11 (for version-mismatch checks).
+other_cc() { if [ "$KCC" = gcc-11 ]; then echo gcc; else echo gcc-11; fi; }
 
 # Extract /usr/src/linux-source-VER.tar.xz once into $CACHE/linux-VER
 # (read-only use: build with O= or copy it).  Prints the path.
@@ -89,4 +119,20 @@ seed_cyc_plugin() {
 			mv "$so.tmp" "$so" || return 1
 	fi
 	echo "$so"
+}
+
+# kplug_collect FILE|DIR...: the embedded cyc_complexity records as JSON
+# Lines ("kplug-report collect"; until that command exists, the same
+# collector built from tools/report with tests/report/collect-main.c).
+kplug_collect() {
+	local bin=$OUT/kplug-collect
+	if "$TOP/tools/kplug-report" collect /dev/null >/dev/null 2>&1 ||
+	   [ ! -f "$TOP/tests/report/collect-main.c" ]; then
+		"$TOP/tools/kplug-report" collect "$@"
+		return
+	fi
+	[ -x "$bin" ] && [ -z "$(find "$TOP/tools/report" "$TOP/tests/report/collect-main.c" \
+		-newer "$bin")" ] || gcc -O2 -I"$TOP" -o "$bin" "$TOP"/tools/report/elf.c \
+		"$TOP"/tools/report/collect.c "$TOP/tests/report/collect-main.c" || return 1
+	"$bin" "$@"
 }

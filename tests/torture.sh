@@ -10,11 +10,16 @@
 #
 #   tests/torture.sh [--cc GCC] [--plugin KPLUG.SO] [--sample N] [--seed S]
 #                    [--jobs J] [--levels "0 1 2 s 3 g"] [--timeout SEC]
+#                    [--args "KPLUG ARGS"]
 #
 # --sample N takes N files per level (0: every file), from a seeded shuffle
 # of the whole suite: level i gets the files i*N .. (i+1)*N-1 (wrapping), so
 # the levels together cover min(total, 6*N) distinct files.  Level "g" is
-# -O2 -g -fcompare-debug.  Results: $OUT/torture/<gcc>/results.
+# -O2 -g -fcompare-debug.  --args adds kplug arguments after the ones the
+# script picks (every pass, sancov-trace=pc,cmp), e.g. --args
+# "-fplugin-arg-kplug-sancov-trace=pc-guard,cmp -fplugin-arg-kplug-sancov-pc-table=on"
+# (a later argument overrides an earlier one).  Results:
+# $OUT/torture/<gcc>/results.
 . "$(dirname "$0")/lib.sh"
 
 cc=gcc
@@ -24,6 +29,7 @@ seed=1
 jobs=2
 levels="0 1 2 s 3 g"
 tmo=300
+extra=
 
 # ---- worker: torture.sh --worker CC PLUGIN TMO "ARGS" LEVEL:FILE... ----
 classify_ice() {	# rc stderr-file
@@ -100,7 +106,8 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=$2; shift ;;
 	--levels) levels=$2; shift ;;
 	--timeout) tmo=$2; shift ;;
-	*) echo "usage: $0 [--cc GCC] [--plugin SO] [--sample N] [--seed S] [--jobs J] [--levels L] [--timeout SEC]" >&2
+	--args) extra=$2; shift ;;
+	*) echo "usage: $0 [--cc GCC] [--plugin SO] [--sample N] [--seed S] [--jobs J] [--levels L] [--timeout SEC] [--args ARGS]" >&2
 	   exit 2 ;;
 	esac
 	shift
@@ -133,6 +140,7 @@ for want in cyc_complexity-output=/dev/null sancov-trace=pc,cmp; do
 		echo "torture: not using $want: $msg" >&2
 	fi
 done
+[ -n "$extra" ] && args="$args $extra"
 msg=$(probe $args)
 [ -z "$msg" ] || { echo "torture: kplug refuses $args: $msg" >&2; exit 2; }
 

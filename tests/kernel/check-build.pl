@@ -106,7 +106,7 @@ for my $obj (sort keys %cmd) {
 	my $c = $cmd{$obj};
 	my @plug = ($c =~ /-fplugin=\S*kplug\.so/g);
 	my $args = () = ($c =~ /-fplugin-arg-kplug-/g);
-	my $sancov = $c =~ /-fplugin-arg-kplug-enable=sancov/;
+	my $sancov = $c =~ /-fplugin-arg-kplug-(?:default-)?enable=sancov/;
 	$n{cmp_calls} += calls($obj, $cmp) if $sancov;
 	if ($member{$obj}) {
 		$n{kernel_c}++;

@@ -1,12 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers of the kernel tests (5*-kernel*.t); source after tests/lib.sh.
 #
-# Trees: kt_tree VER gives a hard-linked copy of the cached Debian tree
-# (kernel_tree VER) with kplug applied; patch and apply write new files, so
-# the cache is never modified.  Builds: kt_build NAME VER ARCH OPTION...
-# configures tinyconfig + OPTIONs in $KOUT/NAME (an O= directory) and
-# builds it with -j2 under nice.  Every config is built once per test
-# file; 52-kernel-kcov.t reuses 51's x86_64 build when it is there.
+# Trees: kt_tree VER gives a private copy (cp -a, no hard links: a write
+# into it can never reach the extracted Debian tree) of the cached tree
+# (kernel_tree VER) with kplug applied.  Builds: kt_build NAME VER ARCH
+# OPTION... configures tinyconfig + OPTIONs in $KOUT/NAME (an O= directory)
+# and builds it with -j2 under nice.
+#
+# The build cache: a build is kept with its key (kt_key: kernel version,
+# architecture, options, make variables, compilers, and the hash of every
+# kplug source the tree gets) and reused by every later kt_build of the
+# same key, in this run or the next "make check" on this machine.  One
+# configuration is built once; a test that changes a build dir in a way
+# later tests must not see calls kt_forget NAME.
 
 KOUT=$OUT/kernel
 
@@ -38,21 +44,68 @@ kt_objdump() {
 	esac
 }
 
-# kt_tree VER [fresh]: path of an integrated tree; "fresh" recreates it.
-# Without "fresh" an integrated tree is used as it is, even when kplug's
-# sources have changed since (status "stale"): builds sharing the tree
-# keep one plugin, and a running build never sees its tree replaced.
+# kt_tree VER [fresh]: path of an integrated tree, recreated when it is
+# missing or stale (kplug's sources changed since apply: those builds get
+# a new cache key anyway), or when "fresh" is given.
 kt_tree() {
 	local ver=$1 dst=$KOUT/src-$1 pristine
 
 	if [ "${2:-}" = fresh ] ||
-	   ! "$KBUILD_TOOL" status "$dst" 2>/dev/null | grep -qE '^(integrated|stale):'; then
+	   ! "$KBUILD_TOOL" status "$dst" 2>/dev/null | grep -qE '^integrated:'; then
 		pristine=$(kernel_tree "$ver") || return 1
-		rm -rf "$dst" && cp -al "$pristine" "$dst" || return 1
+		rm -rf "$dst" && cp -a "$pristine" "$dst" || return 1
 		"$KBUILD_TOOL" apply "$dst" >"$KOUT/apply-$ver.log" 2>&1 || return 1
 	fi
 	echo "$dst"
 }
+
+# Make variables every kt_make adds (part of the cache key), e.g.
+# KT_MAKE_VARS=(CC="ccache gcc").  An array: values may contain spaces.
+KT_MAKE_VARS=()
+# A command kt_make runs make under (not part of the key: it must not
+# change what is built), e.g. KT_MAKE_WRAP=(tests/kernel/icecc-net.sh run DIR).
+KT_MAKE_WRAP=()
+
+# kt_key VER ARCH OPTION...: the cache key of a build, one line.
+kt_key() {
+	local ver=$1 arch=$2 cc
+	shift 2
+	case $arch in
+	arm64)	cc="aarch64-linux-gnu-gcc arm-linux-gnueabi-gcc" ;;
+	arm)	cc=arm-linux-gnueabi-gcc ;;
+	*)	cc=gcc ;;
+	esac
+	{
+		echo "linux $ver $arch $*"
+		printf 'make %s\n' "${KT_MAKE_VARS[@]}"
+		stat -c 'tarball %n %s %Y' "/usr/src/linux-source-$ver.tar.xz"
+		for c in $cc; do $c --version | head -n 1; done
+		# kplug's sources matter only to a build that loads kplug
+		case " $* " in
+		*" GCC_PLUGIN_KPLUG=y "*)
+			(cd "$TOP" && cat kplug.c kplug.h kplug-link.sh passes/*.[ch] compat/*.[ch] config/*.[ch] \
+				$(find kbuild -type f | LC_ALL=C sort) tests/kernel/profiles/*.ini) | sha1sum ;;
+		esac
+	} 2>&1 | sha1sum | cut -c1-16
+}
+
+# kt_cached NAME VER ARCH OPTION...: true when $KOUT/NAME holds a complete
+# build of exactly this key.
+kt_cached() {
+	local name=$1
+	shift
+	[ -f "$KOUT/$name/.kt-done" ] &&
+		[ "$(cat "$KOUT/$name/.kt-done")" = "$(kt_key "$@")" ]
+}
+
+# The test profiles, as $SRC/kplug-test/*.ini (KPLUG_PROFILE="kplug-test/X.ini").
+kt_profiles() {
+	mkdir -p "$SRC/kplug-test" &&
+		rsync -a --checksum --delete "$TOP/tests/kernel/profiles/" "$SRC/kplug-test/"
+}
+
+# kt_forget NAME: the next kt_build NAME builds again.
+kt_forget() { rm -f "$KOUT/$1/.kt-done"; }
 
 # One option for scripts/config: FOO=y, FOO=n, FOO="string", FOO=123.
 kt_config_opt() {
@@ -96,7 +149,7 @@ kt_make() {
 	shift 2
 	t0=$(date +%s)
 	# shellcheck disable=SC2046
-	nice make -C "$SRC" O="$b" $(kt_arch_args "$arch") -j2 "$@" >"$b/build.log" 2>&1
+	"${KT_MAKE_WRAP[@]}" nice make -C "$SRC" O="$b" $(kt_arch_args "$arch") "${KT_MAKE_VARS[@]}" -j2 "$@" >"$b/build.log" 2>&1
 	rc=$?
 	KT_SECONDS=$(($(date +%s) - t0))
 	if [ $rc -ne 0 ]; then
@@ -106,12 +159,22 @@ kt_make() {
 	return $rc
 }
 
-# kt_build NAME VER ARCH OPTION...: configure from scratch and build.
+# kt_build NAME VER ARCH OPTION...: configure from scratch and build, or
+# reuse the cached build of the same key.  KT_REUSED is 1 when reused.
 kt_build() {
 	local name=$1 ver=$2 arch=$3
+	KT_REUSED=0
+	SRC=$(kt_tree "$ver") || { diag "$ver: cannot prepare the tree"; return 1; }
+	kt_profiles || return 1
+	if kt_cached "$@"; then
+		KT_REUSED=1
+		diag "$name: reused the cached build (key $(cat "$KOUT/$name/.kt-done"))"
+		return 0
+	fi
 	rm -rf "${KOUT:?}/$name"
 	kt_configure "$@" || return 1
 	kt_make "$name" "$arch" || return 1
+	kt_key "${@:2}" >"$KOUT/$name/.kt-done"
 	diag "$name: built in ${KT_SECONDS}s wall ($(nproc) cores, -j2, shared machine)"
 }
 
@@ -139,3 +202,53 @@ kt_vdso_objs() { sed -n 's/^vdso_obj=//p' <<<"$KT_CHECK"; }
 
 # diag for piped text.
 diag_in() { sed 's/^/# /' >&2; }
+
+# kt_seed_build: Linux 6.1 x86_64 tinyconfig, built -j2 from the cached
+# Debian tree (O=$SEED_B/obj) with the 2016 cyc_complexity plugin (its
+# lines on stderr: $SEED_B/stderr) and kplug (format=jsonl, one report:
+# $SEED_B/report.jsonl) loaded into the same cc1 processes.  Shared by
+# 40-kernel-cyc.t and 43-report-kernel.t; cached by the hash of both
+# plugins, the compiler and the tree.  Sets SEED_B, SEED_SRC, KT_REUSED.
+kt_seed_build() {
+	local seed key t0 b=$KOUT/x86_64-6.1-seed
+	SEED_B=$b
+	SEED_SRC=$(kernel_tree 6.1) || { diag "cannot extract linux-source-6.1"; return 1; }
+	seed=$(seed_cyc_plugin gcc) || { diag "cannot build the 2016 plugin from $SEEDS"; return 1; }
+	key=$({ echo "6.1 x86_64 tinyconfig seed+kplug jsonl -j2"; sha1sum <"$seed"; sha1sum <"$KPLUG"
+		gcc --version | head -n 1; stat -c '%s %Y' /usr/src/linux-source-6.1.tar.xz; } |
+		sha1sum | cut -c1-16)
+	KT_REUSED=0
+	if [ "$(cat "$b/.kt-done" 2>/dev/null)" = "$key" ]; then
+		KT_REUSED=1
+		diag "x86_64-6.1-seed: reused the cached build (key $key)"
+		return 0
+	fi
+	rm -rf "$b" && mkdir -p "$b/obj" || return 1
+	# a private plugin: rebuilding kplug.so meanwhile changes nothing here
+	cp "$KPLUG" "$b/kplug.so" || return 1
+	make -s -C "$SEED_SRC" O="$b/obj" ARCH=x86_64 tinyconfig >"$b/config.log" 2>&1 ||
+		{ diag "6.1 tinyconfig failed"; return 1; }
+	t0=$(date +%s)
+	nice make -s -C "$SEED_SRC" O="$b/obj" ARCH=x86_64 -j2 \
+		KCFLAGS="-fplugin=$seed -fplugin=$b/kplug.so -fplugin-arg-kplug-enable=cyc_complexity -fplugin-arg-kplug-cyc_complexity-format=jsonl -fplugin-arg-kplug-cyc_complexity-output=$b/report.jsonl" \
+		>"$b/stdout" 2>"$b/stderr" || { diag "6.1 build with both plugins failed (see $b/stderr)"; return 1; }
+	KT_SECONDS=$(($(date +%s) - t0))
+	diag "x86_64-6.1-seed: built in ${KT_SECONDS}s wall"
+	echo "$key" >"$b/.kt-done"
+}
+
+# kt_cyc_records NAME: the cyc_complexity records embedded in the build's C
+# objects (section .kplug.cyc), as JSON Lines, in object order.  Reads only
+# objects compiled with kplug (their .cmd names kplug.so), so vmlinux.o and
+# built-in archives, which keep the sections of what they contain, do not
+# count twice.
+kt_cyc_records() {
+	local b=$KOUT/$1 cmd o t
+	t=$(mktemp)
+	while IFS= read -r cmd; do
+		o=$(basename "$cmd" .cmd)
+		o=$(dirname "$cmd")/${o#.}
+		objcopy --dump-section .kplug.cyc="$t" "$o" /dev/null 2>/dev/null && cat "$t"
+	done < <(grep -l -r --include='.*.o.cmd' -e '-fplugin=[^ ]*kplug\.so' "$b" | LC_ALL=C sort)
+	rm -f "$t"
+}

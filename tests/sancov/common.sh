@@ -3,14 +3,13 @@
 SANCOV_DIR=$TOP/tests/sancov
 KSANCOV="-fplugin-arg-kplug-enable=sancov"
 
-# kplug.so built for gcc-11 (under $OUT); prints its path, fails if gcc-11
-# or its plugin headers are missing.
+# kplug.so built for gcc-11 (the one tests/lib.sh kplug_so_for builds for
+# every test); prints its path, fails if gcc-11 or its plugin headers are
+# missing.
 sancov_so11() {
-	local so=$OUT/sancov-gcc11/kplug.so
 	command -v gcc-11 >/dev/null || return 1
 	[ -f "$(gcc-11 -print-file-name=plugin)/include/plugin-version.h" ] || return 1
-	make -s -C "$TOP" CC=gcc-11 KPLUG_SO="$so" plugin >/dev/null 2>&1 || return 1
-	echo "$so"
+	kplug_so_for gcc-11 2>/dev/null
 }
 
 # callbacks CC SO OPT FILE [FLAGS...]: per-function callback counts of a

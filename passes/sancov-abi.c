@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sancov's Clang SanitizerCoverage ABI (LLVM's SanitizerCoverage.cpp):
+ *
+ *  pc-guard              __sanitizer_cov_trace_pc_guard(&guard[i]) at each
+ *                        point, uint32_t guards in section __sancov_guards;
+ *  inline-8bit-counters  ++counter[i] inline, uint8_t in __sancov_cntrs;
+ *  inline-bool-flag      flag[i] = 1 inline, bool in __sancov_bools;
+ *  pc-table              (PC, flags) pointer-sized pairs in __sancov_pcs, in
+ *                        the order of the guards/counters, flags 1 on the
+ *                        function's entry (whose PC is the function's address);
+ *
+ * one array per function and kind, in the function's COMDAT group where it
+ * has one, aligned to its element only (so that the arrays of a section are
+ * contiguous), and a module constructor of priority 2 that hands the
+ * section bounds (__start_SECTION, __stop_SECTION: hidden, weak) to
+ * __sanitizer_cov_trace_pc_guard_init, __sanitizer_cov_8bit_counters_init
+ * or __sanitizer_cov_bool_flag_init, then __sanitizer_cov_pcs_init.
+ *
+ * The coverage points are those of trace-pc (passes/sancov.c): every block
+ * with a real statement, after its labels and leading debug statements.
+ * The entry block's point comes first in each function's arrays.
+ */
+#include "kplug.h"
+#include "passes/sancov-abi.h"
+
+#define SANCOV_CTOR_PRIORITY	2	/* as Clang's module constructor */
+#define PCS_SECTION		"__sancov_pcs"
+#define PC_FLAG_ENTRY		1
+
+/* Per mode: section, element type size, runtime init function. */
+struct sancov_abi_kind {
+	const char *section;
+	const char *init;
+};
+
+static const struct sancov_abi_kind sancov_abi_kinds[] = {
+	[SANCOV_ABI_NONE]  = { NULL, NULL },
+	[SANCOV_ABI_GUARD] = { "__sancov_guards", "__sanitizer_cov_trace_pc_guard_init" },
+	[SANCOV_ABI_8BIT]  = { "__sancov_cntrs", "__sanitizer_cov_8bit_counters_init" },
+	[SANCOV_ABI_BOOL]  = { "__sancov_bools", "__sanitizer_cov_bool_flag_init" },
+};
+
+tree sancov_abi_trees[SANCOV_ABI_NR_TREES];
+#define guard_fn	sancov_abi_trees[0]	/* __sanitizer_cov_trace_pc_guard */
+
+static struct sancov_abi_cfg abi;
+static unsigned int sancov_abi_arrays;	/* names .LSANCOVn */
+
+/* ---- declarations ---- */
+
+/* The function NAME of TYPE: the unit's own declaration if it has one. */
+static tree sancov_abi_fn_decl(const char *name, tree type)
+{
+	tree id = get_identifier(name);
+	symtab_node *node = symtab_node::get_for_asmname(id);
+	tree decl;
+
+	if (node && TREE_CODE(node->decl) == FUNCTION_DECL)
+		return node->decl;
+	decl = build_fn_decl(name, type);
+	/* as GCC's sanitizer builtins: nothrow, leaf */
+	TREE_NOTHROW(decl) = 1;
+	DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("leaf"), NULL_TREE,
+					  DECL_ATTRIBUTES(decl));
+	return decl;
+}
+
+static tree sancov_abi_elt_type(void)
+{
+	switch (abi.mode) {
+	case SANCOV_ABI_GUARD:
+		return uint32_type_node;
+	case SANCOV_ABI_8BIT:
+		return unsigned_char_type_node;
+	default:
+		return boolean_type_node;
+	}
+}
+
+bool sancov_abi_is_callback(tree decl)
+{
+	return guard_fn && decl == guard_fn;
+}
+
+/* Functions GCC creates once the unit's variables are out (ASan's module
+ * constructor) cannot get arrays any more: leave them alone. */
+bool sancov_abi_too_late(void)
+{
+	return symtab->state == FINISHED;
+}
+
+/* ---- the per-function arrays ---- */
+
+/*
+ * Clang puts a COMDAT function's arrays in its group, under the same
+ * section name (".section __sancov_guards,"awG",@progbits,GROUP,comdat").
+ * GCC keys its sections by name alone, so such an array gets the section
+ * "__sancov_guards GROUP" (one section object per group) and the hook that
+ * prints section directives drops the group part of the name again.
+ */
+#define GROUP_SEP	' '
+
+static void (*sancov_abi_orig_named_section)(const char *, unsigned int, tree);
+
+static void sancov_abi_named_section(const char *name, unsigned int flags, tree decl)
+{
+	const char *sep = strchr(name, GROUP_SEP);
+	char *base;
+
+	if (!sep || strncmp(name, "__sancov_", 9)) {
+		sancov_abi_orig_named_section(name, flags, decl);
+		return;
+	}
+	base = xstrndup(name, sep - name);
+	sancov_abi_orig_named_section(base, flags, decl);
+	free(base);
+}
+
+static void sancov_abi_section(tree var, const char *section, tree group)
+{
+	char *name;
+
+	if (!group) {
+		set_decl_section_name(var, section);
+		return;
+	}
+	name = concat(section, " ", IDENTIFIER_POINTER(group), NULL);
+	set_decl_section_name(var, name);
+	free(name);
+}
+
+/*
+ * A static array of N elements of ELT_TYPE in SECTION, aligned to its
+ * element only, in FNDECL's COMDAT group if it has one, kept even though
+ * nothing in the unit reads it.
+ */
+static tree sancov_abi_array(tree fndecl, const char *section, tree elt_type,
+			     unsigned int n, tree init)
+{
+	tree type = build_array_type_nelts(elt_type, n);
+	cgraph_node *fnode = cgraph_node::get(fndecl);
+	varpool_node *vnode;
+	char name[32];
+	tree var, group;
+
+	ASM_GENERATE_INTERNAL_LABEL(name, "LSANCOV", sancov_abi_arrays++);
+	var = build_decl(DECL_SOURCE_LOCATION(fndecl), VAR_DECL,
+			 get_identifier(name), type);
+	TREE_STATIC(var) = 1;
+	TREE_PUBLIC(var) = 0;
+	TREE_USED(var) = 1;
+	TREE_ADDRESSABLE(var) = 1;
+	DECL_ARTIFICIAL(var) = 1;
+	DECL_IGNORED_P(var) = 1;
+	DECL_PRESERVE_P(var) = 1;
+	SET_DECL_ALIGN(var, TYPE_ALIGN(elt_type));
+	DECL_USER_ALIGN(var) = 1;	/* no DATA_ALIGNMENT padding */
+	DECL_INITIAL(var) = init ? init : build_constructor(type, NULL);
+	vnode = varpool_node::get_create(var);
+	group = fnode ? fnode->get_comdat_group() : NULL_TREE;
+	if (group) {
+		vnode->set_comdat_group(group);
+		vnode->add_to_same_comdat_group(fnode);
+	}
+	sancov_abi_section(var, section, group);
+	varpool_node::finalize_decl(var);
+	vnode->force_output = 1;
+	vnode->no_reorder = 0;	/* -fno-toplevel-reorder: output with the rest */
+	return var;
+}
+
+static tree sancov_abi_elt(tree array, unsigned int i)
+{
+	return build4(ARRAY_REF, TREE_TYPE(TREE_TYPE(array)), array,
+		      size_int(i), NULL_TREE, NULL_TREE);
+}
+
+/* The point's code: a guard call, a counter increment or a flag store. */
+static gimple_seq sancov_abi_point_code(tree array, unsigned int i)
+{
+	tree elt = sancov_abi_elt(array, i), type = TREE_TYPE(elt), old, inc;
+	gimple_seq seq = NULL;
+
+	switch (abi.mode) {
+	case SANCOV_ABI_GUARD:
+		gimple_seq_add_stmt(&seq, gimple_build_call(guard_fn, 1,
+							    build_fold_addr_expr(elt)));
+		break;
+	case SANCOV_ABI_8BIT:
+		old = make_ssa_name(type);
+		inc = make_ssa_name(type);
+		gimple_seq_add_stmt(&seq, gimple_build_assign(old, elt));
+		gimple_seq_add_stmt(&seq, gimple_build_assign(inc, PLUS_EXPR, old,
+							      build_int_cst(type, 1)));
+		gimple_seq_add_stmt(&seq, gimple_build_assign(unshare_expr(elt), inc));
+		break;
+	default:
+		gimple_seq_add_stmt(&seq, gimple_build_assign(elt,
+							      build_int_cst(type, 1)));
+		break;
+	}
+	return seq;
+}
+
+/* The coverage points of FN (as trace-pc), the entry block's first. */
+static void sancov_abi_points(function *fn, auto_vec<basic_block> *points)
+{
+	basic_block entry = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fn)), bb;
+
+	if (!gsi_end_p(gsi_start_nondebug_after_labels_bb(entry)))
+		points->safe_push(entry);
+	FOR_EACH_BB_FN(bb, fn)
+		if (bb != entry &&
+		    !gsi_end_p(gsi_start_nondebug_after_labels_bb(bb)))
+			points->safe_push(bb);
+}
+
+/* A label at the start of BB whose address goes into the PC table. */
+static tree sancov_abi_block_address(basic_block bb, location_t loc)
+{
+	tree label = create_artificial_label(loc);
+	gimple_stmt_iterator gsi = gsi_start_bb(bb);
+
+	FORCED_LABEL(label) = 1;
+	gsi_insert_before(&gsi, gimple_build_label(label), GSI_SAME_STMT);
+	return build1(ADDR_EXPR, ptr_type_node, label);
+}
+
+/* __sancov_pcs for FN: {PC, flags} per point, the function first. */
+static void sancov_abi_pc_table(function *fn, const auto_vec<basic_block> &points,
+				const auto_vec<location_t> &locs)
+{
+	tree uptr = pointer_sized_int_node;
+	vec<constructor_elt, va_gc> *v = NULL;
+	unsigned int i;
+	tree pc, ctor, type;
+
+	vec_alloc(v, 2 * points.length());
+	for (i = 0; i < points.length(); i++) {
+		if (i == 0)
+			pc = build_fold_addr_expr(fn->decl);
+		else
+			pc = sancov_abi_block_address(points[i], locs[i]);
+		CONSTRUCTOR_APPEND_ELT(v, NULL_TREE, fold_convert(uptr, pc));
+		CONSTRUCTOR_APPEND_ELT(v, NULL_TREE,
+				       build_int_cst(uptr, i ? 0 : PC_FLAG_ENTRY));
+	}
+	if (points.length() > 1)
+		fn->has_forced_label_in_static = 1;
+	type = build_array_type_nelts(uptr, 2 * points.length());
+	ctor = build_constructor(type, v);
+	TREE_CONSTANT(ctor) = 1;
+	TREE_STATIC(ctor) = 1;
+	sancov_abi_array(fn->decl, PCS_SECTION, uptr, 2 * points.length(), ctor);
+}
+
+void sancov_abi_function(function *fn)
+{
+	auto_vec<basic_block> points;
+	auto_vec<location_t> locs;
+	unsigned int i;
+	tree array;
+
+	sancov_abi_points(fn, &points);
+	if (points.is_empty())
+		return;
+	if (abi.mode == SANCOV_ABI_GUARD && !guard_fn)
+		guard_fn = sancov_abi_fn_decl("__sanitizer_cov_trace_pc_guard",
+					      build_function_type_list(void_type_node,
+						build_pointer_type(uint32_type_node), NULL_TREE));
+	array = sancov_abi_array(fn->decl, sancov_abi_kinds[abi.mode].section,
+				 sancov_abi_elt_type(), points.length(), NULL_TREE);
+	for (i = 0; i < points.length(); i++) {
+		gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb(points[i]);
+		location_t loc = gimple_location(gsi_stmt(gsi));
+		gimple_seq seq = sancov_abi_point_code(array, i);
+
+		gimple_seq_set_location(seq, loc);
+		gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
+		locs.safe_push(loc);
+	}
+	if (abi.pc_table)
+		sancov_abi_pc_table(fn, points, locs);
+}
+
+/* ---- the module constructor ---- */
+
+/* &__start_SECTION or &__stop_SECTION: hidden, weak, of ELT_TYPE[]. */
+static tree sancov_abi_bound(const char *which, const char *section, tree elt_type)
+{
+	char name[64];
+	tree var;
+
+	snprintf(name, sizeof(name), "__%s_%s", which, section);
+	var = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier(name),
+			 build_array_type(elt_type, NULL_TREE));
+	TREE_PUBLIC(var) = 1;
+	DECL_EXTERNAL(var) = 1;
+	TREE_STATIC(var) = 0;
+	DECL_ARTIFICIAL(var) = 1;
+	DECL_IGNORED_P(var) = 1;
+	declare_weak(var);
+	DECL_VISIBILITY(var) = VISIBILITY_HIDDEN;
+	DECL_VISIBILITY_SPECIFIED(var) = 1;
+	return build_fold_addr_expr(var);
+}
+
+/* INIT(__start_SECTION, __stop_SECTION), appended to *BODY. */
+static void sancov_abi_init_call(tree *body, const char *init,
+				 const char *section, tree elt_type)
+{
+	tree ptr = build_pointer_type(elt_type);
+	tree fn = sancov_abi_fn_decl(init, build_function_type_list(void_type_node,
+								   ptr, ptr, NULL_TREE));
+
+	append_to_statement_list(build_call_expr(fn, 2,
+		fold_convert(ptr, sancov_abi_bound("start", section, elt_type)),
+		fold_convert(ptr, sancov_abi_bound("stop", section, elt_type))), body);
+}
+
+/* Whether the unit defines a function that gets coverage points. */
+static bool sancov_abi_unit_instrumented(void)
+{
+	cgraph_node *node;
+
+	FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(node)
+		if (!node->inlined_to && !DECL_EXTERNAL(node->decl) &&
+		    abi.wanted(node->decl))
+			return true;
+	return false;
+}
+
+/*
+ * After the IPA passes, as GCC's own coverage_finish() does for gcov: the
+ * constructor is a new function, kept away from sancov by the attribute.
+ */
+static void sancov_abi_build_ctor(void *gcc_data, void *user_data)
+{
+	const struct sancov_abi_kind *k = &sancov_abi_kinds[abi.mode];
+	tree body = NULL_TREE, ctor;
+
+	if (seen_error() || !sancov_abi_unit_instrumented())
+		return;
+	sancov_abi_init_call(&body, k->init, k->section, sancov_abi_elt_type());
+	if (abi.pc_table)
+		sancov_abi_init_call(&body, "__sanitizer_cov_pcs_init", PCS_SECTION,
+				     pointer_sized_int_node);
+	cgraph_build_static_cdtor('I', body, SANCOV_CTOR_PRIORITY);
+	ctor = cgraph_new_nodes.last()->decl;
+	DECL_ATTRIBUTES(ctor) = tree_cons(get_identifier("no_sanitize_coverage"),
+					  NULL_TREE, DECL_ATTRIBUTES(ctor));
+	set_cfun(NULL);
+	current_function_decl = NULL_TREE;
+	symtab->process_new_functions();
+}
+
+/* ---- setup ---- */
+
+void sancov_abi_setup(const char *plugin_name, const struct sancov_abi_cfg *cfg)
+{
+	abi = *cfg;
+	if (abi.mode == SANCOV_ABI_NONE)
+		return;
+	sancov_abi_orig_named_section = targetm.asm_out.named_section;
+	targetm.asm_out.named_section = sancov_abi_named_section;
+	/* kplug sets passes up at PLUGIN_START_UNIT: this is the unit's start */
+	guard_fn = NULL_TREE;
+	sancov_abi_arrays = 0;
+	if (abi.ctors)
+		register_callback(plugin_name, PLUGIN_ALL_IPA_PASSES_END,
+				  sancov_abi_build_ctor, NULL);
+}

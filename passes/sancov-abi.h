@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sancov's Clang SanitizerCoverage modes: trace-pc-guard, inline 8-bit
+ * counters, inline bool flags, the PC table and the module constructor.
+ * Used by passes/sancov.c only; see docs/sancov.md.
+ */
+#ifndef KPLUG_SANCOV_ABI_H
+#define KPLUG_SANCOV_ABI_H
+
+/* The Clang coverage mode of a unit: at most one of these. */
+enum sancov_abi_mode {
+	SANCOV_ABI_NONE,
+	SANCOV_ABI_GUARD,	/* __sanitizer_cov_trace_pc_guard(&guard) */
+	SANCOV_ABI_8BIT,	/* ++counter, inline */
+	SANCOV_ABI_BOOL,	/* flag = 1, inline */
+};
+
+struct sancov_abi_cfg {
+	enum sancov_abi_mode mode;
+	bool pc_table;		/* __sancov_pcs */
+	bool ctors;		/* the module constructor */
+	bool (*wanted)(tree fndecl);	/* whether a function is instrumented */
+};
+
+/* The declarations the modes use, per translation unit (GGC roots). */
+#define SANCOV_ABI_NR_TREES	6
+extern tree sancov_abi_trees[SANCOV_ABI_NR_TREES];
+
+/* Register what the mode needs (called from sancov's setup). */
+void sancov_abi_setup(const char *plugin_name, const struct sancov_abi_cfg *cfg);
+
+/* Instrument FN's coverage points in the configured mode. */
+void sancov_abi_function(function *fn);
+
+/* Whether DECL is the guard callback (never to be tail-called). */
+bool sancov_abi_is_callback(tree decl);
+
+/* Whether FN is out of reach for the modes (created after output began). */
+bool sancov_abi_too_late(void);
+
+#endif

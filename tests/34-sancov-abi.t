@@ -1,0 +1,240 @@
+# sancov in Clang's coverage modes: pc-guard, inline-8bit-counters,
+# inline-bool-flag, the PC table and the module constructor; against
+# trace-pc's points on torture files at every level, against clang-14's
+# layout, and against the real consumers: GCC's libasan (.sancov files read
+# by sancov-14) and libFuzzer.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/sancov/common.sh"
+T=$(mktemp -d "$OUT/sancov-abi.XXXXXX")
+S=$SANCOV_DIR
+TRACE=-fplugin-arg-kplug-sancov-trace
+PCT=-fplugin-arg-kplug-sancov-pc-table=on
+MODES="pc-guard inline-8bit-counters inline-bool-flag"
+FUZZER=/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
+
+# facts OBJ MODE: tests/sancov/elffacts.pl for the mode's section
+facts() {
+	case $2 in
+	pc-guard) perl "$S/elffacts.pl" "$1" __sancov_guards 4 ;;
+	inline-8bit-counters) perl "$S/elffacts.pl" "$1" __sancov_cntrs 1 ;;
+	*) perl "$S/elffacts.pl" "$1" __sancov_bools 1 ;;
+	esac
+}
+# guard_jumps OBJ: "JUMPS CALLS" to __sanitizer_cov_trace_pc_guard (not to
+# the init functions, which the constructor may tail-call)
+guard_jumps() {
+	objdump -dr --no-show-raw-insn "$1" | awk '
+		/^ +[0-9a-f]+:\t/ { insn = $2 }
+		/R_[A-Z0-9_]+\t__sanitizer_cov_trace_pc_guard-/ { if (insn ~ /^j/) j++; else c++ }
+		END { print j + 0, c + 0 }'
+}
+# tables OBJ MODE: the functions that have a PC table, "a b c"
+tables() { facts "$1" "$2" | awk '{ print $4 }' | tr , '\n' | sed 's/:.*//' | sort | xargs; }
+
+# ---- bad combinations: one kplug line, non-zero exit ----
+bad() {	# bad DESCRIPTION EXPECTED-LINE ARGS...
+	local what=$1 want=$2 err rc
+	shift 2
+	err=$(cd "$T" && gcc -O2 -c "$S/tail.c" -o bad.o -fplugin="$KPLUG" $KSANCOV "$@" 2>&1)
+	rc=$?
+	is "$err" "$want" "$what: one line"
+	[ "$rc" -ne 0 ]; ok $? "$what: exit status $rc"
+}
+bad "pc with pc-guard" \
+	"cc1: error: kplug: $TRACE=pc,pc-guard: sancov-trace: pc, pc-guard, inline-8bit-counters and inline-bool-flag exclude each other; pick one" \
+	$TRACE=pc,pc-guard
+bad "two inline modes" \
+	"cc1: error: kplug: $TRACE=inline-8bit-counters,cmp,inline-bool-flag: sancov-trace: pc, pc-guard, inline-8bit-counters and inline-bool-flag exclude each other; pick one" \
+	$TRACE=inline-8bit-counters,cmp,inline-bool-flag
+bad "pc-table with pc" \
+	"cc1: error: kplug: $PCT: sancov-pc-table needs sancov-trace=pc-guard, inline-8bit-counters or inline-bool-flag" \
+	$PCT
+bad "pc-table with cmp only" \
+	"cc1: error: kplug: $PCT: sancov-pc-table needs sancov-trace=pc-guard, inline-8bit-counters or inline-bool-flag" \
+	$TRACE=cmp $PCT
+bad "ctors=off with pc" \
+	"cc1: error: kplug: -fplugin-arg-kplug-sancov-ctors=off: sancov-ctors=off needs sancov-trace=pc-guard, inline-8bit-counters or inline-bool-flag" \
+	-fplugin-arg-kplug-sancov-ctors=off
+printf '[kplug]\nenable = sancov\n[sancov]\ntrace = pc, pc-guard\n' > "$T/bad.ini"
+err=$(cd "$T" && gcc -O2 -c "$S/tail.c" -o bad.o -fplugin="$KPLUG" -fplugin-arg-kplug-config=bad.ini 2>&1)
+is "$err" "cc1: error: kplug: bad.ini:4: sancov-trace: pc, pc-guard, inline-8bit-counters and inline-bool-flag exclude each other; pick one" \
+	"a bad combination in an ini names file:line"
+
+# ---- the points: trace-pc's, per object, on torture files at every level ----
+G=$(gcc_source)/gcc/testsuite
+ok $? "GCC 12 testsuite extracted"
+mapfile -t ALLT < <(ls "$G"/gcc.c-torture/compile/*.c "$G"/gcc.c-torture/execute/*.c | LC_ALL=C sort)
+N=${KPLUG_ABI_SAMPLE:-10}
+quick && N=4
+A=$S/abicount.sh
+# The checker itself: modes that instrument less than pc must be caught.
+out=$(ABICOUNT_KFLAGS=-fplugin-arg-kplug-sancov-ignore-fun=main "$A" gcc "$KPLUG" -O2 \
+	"$T/self" "$S/abi.c" "$S/tail.c" 2>&1)
+[ $? -ne 0 ] && echo "$out" | grep -q 'inline-bool-flag: .* entries, trace_pc' &&
+	echo "$out" | grep -q 'pc table per function'
+ok $? "checker reports entries missing against trace_pc (modes with ignore-fun=main)"
+lvl=0
+for opt in -O0 -O1 -O2 -Os -O3 -Og; do
+	# level i: N files from i*N*37 on, every 37th (wrapping): 6*N distinct files
+	mapfile -t F < <(printf '%s\n' "${ALLT[@]}" |
+		awk -v n="$N" -v i=$lvl -v t=${#ALLT[@]} '{ f[NR - 1] = $0 }
+			END { for (k = 0; k < n; k++) print f[(i * n * 37 + k * 37) % t] }')
+	lvl=$((lvl + 1))
+	out=$("$A" gcc "$KPLUG" $opt "$T/count" "$S/abi.c" "$S/tail.c" "${F[@]}" 2>&1); rc=$?
+	diag "gcc 12 $opt: $(echo "$out" | tail -1)"
+	[ $rc -eq 0 ] || diag "$(echo "$out" | head -10)"
+	ok $rc "gcc 12 $opt: guards, counters, flags, PC tables = trace_pc's points, per object and function"
+	files=$(echo "$out" | sed -n 's/^files \([0-9]*\) .*/\1/p')
+	[ "${files:-0}" -ge $((N + 1)) ]; ok $? "gcc 12 $opt: ${files:-0} files compared"
+done
+SO11=$(sancov_so11)
+ok $? "kplug.so for gcc-11"
+for opt in -O0 -O2; do
+	if [ -z "$SO11" ]; then
+		skip "gcc 11 $opt: no gcc-11 plugin"
+		continue
+	fi
+	out=$("$A" gcc-11 "$SO11" $opt "$T/count11" "$S/abi.c" "$S/tail.c" \
+		"${F[@]:0:$N}" 2>&1); rc=$?
+	diag "gcc 11 $opt: $(echo "$out" | tail -1)"
+	[ $rc -eq 0 ] || diag "$(echo "$out" | head -10)"
+	ok $rc "gcc 11 $opt: guards, counters, flags, PC tables = trace_pc's points"
+done
+
+# ---- the layout against clang-14 ----
+# sections: "NAME TYPE FLAGS ALIGN" without the group flag, sorted, unique
+layout() {
+	readelf -SW "$1" | perl -ne '
+		next unless /^\s*\[\s*\d+\]\s+(__sancov_\w+|\.init_array\.\d+)\s+(\S+)\s+\S+\s+\S+\s+\S+\s+\S+\s+([A-Z]*)\s+\d+\s+\d+\s+(\d+)/;
+		my ($n, $t, $f, $a) = ($1, $2, $3, $4);
+		$n =~ s/^\.init_array\.0*/.init_array./;	# .init_array.00002 = .init_array.2
+		$f =~ s/G//;
+		print "$n $t $f $a\n"' | sort -u | xargs
+}
+for m in $MODES; do
+	clang-14 -O1 -c "$S/abi-cov.c" -o "$T/clang.o" -fsanitize-coverage=${m/pc-guard/trace-pc-guard},pc-table &&
+		gcc -O1 -c "$S/abi-cov.c" -o "$T/gcc.o" -fplugin="$KPLUG" $KSANCOV $TRACE=$m $PCT
+	ok $? "$m: abi-cov.c built by clang-14 and by gcc with kplug"
+	want=$(layout "$T/clang.o")
+	[ -n "$want" ]; ok $? "$m: clang-14's sections: $want"
+	is "$(layout "$T/gcc.o")" "$want" "$m: the same section names, types, flags, alignments and constructor priority as clang-14"
+done
+rm -f "$T/gcc.o"
+gcc -O1 -c "$S/abi-cov.c" -o "$T/gcc.o" -fplugin="$KPLUG" $KSANCOV $TRACE=pc-guard \
+	-fplugin-arg-kplug-sancov-ctors=off && ! readelf -SW "$T/gcc.o" | grep -q 'init_array' &&
+	! nm "$T/gcc.o" | grep -q '_init$' && readelf -SW "$T/gcc.o" | grep -q __sancov_guards
+ok $? "ctors=off: guards, no constructor, no reference to an init function"
+# COMDAT: an inline C++ function's arrays are in its group, as clang++-14 has them
+group() {	# group OBJ SIGNATURE: the sections of that group
+	readelf -gW "$1" | awk -v s="[$2]" '/group section/ { on = index($0, s) > 0; next }
+		on && /^ +\[ *[0-9]+\]/ { print $NF }' | sort | xargs
+}
+clang++-14 -O0 -c "$S/abi-comdat.cc" -o "$T/clang.o" -fsanitize-coverage=trace-pc-guard,pc-table &&
+	g++ -O0 -c "$S/abi-comdat.cc" -o "$T/gcc.o" -fplugin="$KPLUG" $KSANCOV $TRACE=pc-guard $PCT
+ok $? "abi-comdat.cc built by clang++-14 and by g++ with kplug"
+want=$(group "$T/clang.o" _Z8in_groupi)
+echo "$want" | grep -q __sancov_guards; ok $? "clang++-14's group: $want"
+is "$(group "$T/gcc.o" _Z8in_groupi)" "$want" "an inline function's guards and PC table are in its COMDAT group"
+is "$(group "$T/gcc.o" _Z5plaini)" "" "a plain function has no group"
+readelf -SW "$T/gcc.o" | grep -q '__sancov_guards .* WA '
+ok $? "a plain function's guards are in the plain __sancov_guards"
+
+# ---- what kplug guarantees, in every mode ----
+for m in $MODES; do
+	gcc -O2 -c "$S/attrs.c" -DHAVE_NSC -o "$T/attrs.o" -fplugin="$KPLUG" $KSANCOV \
+		$TRACE=$m $PCT -fplugin-arg-kplug-sancov-ignore-fun=skip_by_list
+	ok $? "$m: attrs.c compiled"
+	got=$(tables "$T/attrs.o" $m)
+	echo " $got " | grep -q ' cov_plain '; ok $? "$m: a plain function has a table ($got)"
+	echo " $got " | grep -qE ' (skip_attr|skip_noinstr|skip_by_list) '
+	[ $? -ne 0 ]; ok $? "$m: no_sanitize_coverage, .noinstr.text and ignored functions have none"
+	for opt in -O0 -O2; do
+		gcc $opt -g -fcompare-debug -w -c "$S/abi.c" -o "$T/cd.o" -fplugin="$KPLUG" \
+			$KSANCOV $TRACE=$m,cmp $PCT
+		ok $? "$m,cmp $opt: -fcompare-debug clean"
+	done
+done
+printf 'src:*\nfun:cov_plain\n' > "$T/allow.list"
+gcc -O2 -c "$S/attrs.c" -o "$T/allow.o" -fplugin="$KPLUG" $KSANCOV $TRACE=pc-guard $PCT \
+	-fplugin-arg-kplug-sancov-allow="$T/allow.list"
+is "$(tables "$T/allow.o" pc-guard)" "cov_plain" "allow list: only the allowed function has guards"
+printf 'src:*attrs.c\n' > "$T/ignore.list"
+gcc -O2 -c "$S/attrs.c" -o "$T/ign.o" -fplugin="$KPLUG" $KSANCOV $TRACE=pc-guard $PCT \
+	-fplugin-arg-kplug-sancov-ignore="$T/ignore.list" && ! readelf -SW "$T/ign.o" | grep -qE '__sancov|init_array'
+ok $? "ignored unit: no guards, no table, no constructor"
+# never a tail-called guard callback (the check sees them with tailcall=on)
+for opt in -O2 -Os -O3; do
+	gcc $opt -c "$S/tail.c" -o "$T/k.o" -fplugin="$KPLUG" $KSANCOV $TRACE=pc-guard &&
+		gcc $opt -c "$S/tail.c" -o "$T/t.o" -fplugin="$KPLUG" $KSANCOV $TRACE=pc-guard \
+			-fplugin-arg-kplug-sancov-tailcall=on
+	ok $? "$opt: tail.c built with pc-guard, and with tailcall=on"
+	read -r kj kc <<< "$(guard_jumps "$T/k.o")"
+	read -r tj tc <<< "$(guard_jumps "$T/t.o")"
+	[ "$tj" -gt 0 ]; ok $? "$opt: tailcall=on lets GCC tail-call the guard callback ($tj jmp)"
+	is "$kj" 0 "$opt: by default no jmp to the guard callback ($kc calls)"
+done
+gcc -O2 -c "$S/abi.c" -o "$T/gc.o" -fplugin="$KPLUG" $KSANCOV $TRACE=pc-guard,cmp $PCT \
+	--param ggc-min-expand=0 --param ggc-min-heapsize=0 &&
+	gcc -O2 -c "$S/abi.c" -o "$T/nogc.o" -fplugin="$KPLUG" $KSANCOV $TRACE=pc-guard,cmp $PCT
+ok $? "collection at every opportunity: no crash"
+is "$(facts "$T/gc.o" pc-guard)" "$(facts "$T/nogc.o" pc-guard)" "collection at every opportunity: same guards and table"
+for r in "" -fno-toplevel-reorder; do
+	gcc -O2 $r -c "$S/abi.c" -o "$T/r$r.o" -fplugin="$KPLUG" $KSANCOV $TRACE=inline-8bit-counters $PCT
+done
+read -r n pcs rel tab ctors bad <<< "$(facts "$T/r-fno-toplevel-reorder.o" inline-8bit-counters)"
+# (it keeps unused static functions: more counters than without it)
+[ "$n" -gt 0 ] && [ "$pcs" = "$n" ] && [ "$rel" = "$n" ] && [ "$ctors" = 1 ] && [ -z "$bad" ]
+ok $? "-fno-toplevel-reorder: $n counters, as many PCs, one constructor ($tab)"
+
+# ---- .sancov files: GCC's libasan, read by sancov-14 ----
+if need_cmd sancov-14 clang-tools-14; then
+	for opt in -O0 -O2; do
+		rm -f "$T/cov"
+		gcc $opt -g -fsanitize=address -static-libasan "$S/abi-cov.c" -o "$T/cov" \
+			-fplugin="$KPLUG" $KSANCOV $TRACE=pc-guard
+		ok $? "$opt: abi-cov.c built by GCC 12 with pc-guard and -fsanitize=address -static-libasan"
+		for run in ":main" "a:cov_one main" "ab:cov_one cov_two main" \
+			"abc:cov_four cov_one cov_three cov_two main"; do
+			arg=${run%%:*} want=${run#*:}
+			rm -rf "$T/sc" && mkdir "$T/sc"
+			(cd "$T/sc" && ASAN_OPTIONS=coverage=1:coverage_dir=. ../cov $arg >/dev/null 2>&1)
+			files=$(ls "$T/sc"/cov.*.sancov 2>/dev/null | wc -l)
+			is "$files" 1 "$opt '$arg': one .sancov file written"
+			got=$(sancov-14 -covered-functions "$T/cov" "$T/sc"/cov.*.sancov 2>/dev/null |
+				awk '{ print $NF }' | sort | xargs)
+			is "$got" "$(echo "$want" | tr ' ' '\n' | sort | xargs)" \
+				"$opt '$arg': sancov-14 -covered-functions lists exactly the functions that ran"
+		done
+	done
+fi
+
+# ---- libFuzzer: GCC-built harness, inline-8bit-counters,cmp and the PC table ----
+if [ -f "$FUZZER" ]; then
+	gcc -O2 -g -c "$S/abi-fuzz.c" -o "$T/fz.o" -fplugin="$KPLUG" $KSANCOV \
+		$TRACE=inline-8bit-counters,cmp $PCT &&
+		g++ "$T/fz.o" "$FUZZER" -lpthread -lm -ldl -o "$T/fz"
+	ok $? "harness built by GCC 12 with kplug, linked with libclang_rt.fuzzer"
+	read -r n pcs _ <<< "$(facts "$T/fz.o" inline-8bit-counters)"
+	rm -rf "$T/fzw" && mkdir "$T/fzw"
+	out=$(cd "$T/fzw" && ../fz -seed=1 -runs=20000000 2>&1); rc=$?
+	echo "$out" | grep -q "INFO: Loaded 1 modules *($n inline 8-bit counters)"
+	ok $? "libFuzzer loads the $n counters of __sancov_cntrs"
+	echo "$out" | grep -q "INFO: Loaded 1 PC tables ($pcs PCs)"
+	ok $? "libFuzzer loads the PC table ($pcs PCs)"
+	echo "$out" | grep -q 'size of coverage PC tables does not match'
+	[ $? -ne 0 ]; ok $? "libFuzzer finds the table and the counters consistent"
+	[ $rc -ne 0 ] && echo "$out" | grep -q 'deadly signal' &&
+		grep -q 'GLPKcov!' "$T"/fzw/crash-* 2>/dev/null
+	ok $? "libFuzzer finds the planted bug ($(echo "$out" | grep -oE '^#[0-9]+' | tail -1) executions)"
+	# the control: without cmp, the same budget does not reach it
+	gcc -O2 -g -c "$S/abi-fuzz.c" -o "$T/fzn.o" -fplugin="$KPLUG" $KSANCOV \
+		$TRACE=inline-8bit-counters $PCT && g++ "$T/fzn.o" "$FUZZER" -lpthread -lm -ldl -o "$T/fzn"
+	rm -rf "$T/fzw" && mkdir "$T/fzw"
+	(cd "$T/fzw" && ../fzn -seed=1 -runs=1000000 >/dev/null 2>&1)
+	ok $? "control: without cmp, 1,000,000 executions do not find it"
+else
+	skip "libclang_rt.fuzzer-x86_64.a missing (apt-get install libclang-rt-14-dev)"
+fi
+
+rm -rf "$T"
+done_testing

@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tools/kplug-report on input that used to crash it or be misread: many
+# directories (use after free, under ASan), all-zero macro counts, numbers
+# beyond 32 bits, values longer than any fixed buffer, extreme M in
+# comparisons; and the link with -pthread.
+. "$(dirname "$0")/lib.sh"
+R=$TOP/tools/kplug-report
+T=$(mktemp -d "$OUT/report-robust.XXXXXX")
+[ -x "$R" ] || make -s -C "$TOP" tools/kplug-report
+
+run() { "$@" > "$T/out" 2> "$T/err"; rc=$?; }
+SRCS=("$TOP"/tools/report/*.c "$TOP/config/kplug-json.c")
+
+# ---- -pthread ----
+make -s -C "$TOP" -n -B tools/kplug-report > "$T/make.log" 2>&1
+grep -q -- ' -pthread .*-o tools/kplug-report' "$T/make.log"; ok $? "tools/kplug-report is linked with -pthread"
+gcc -c -I"$TOP" -o "$T/input.o" "$TOP/tools/report/input.c" 2> "$T/err"
+[ $? -ne 0 ] && grep -q 'build kplug-report with -pthread' "$T/err"
+ok $? "the reader (pthread_create) refuses to build without -pthread"
+
+# ---- dirs: 3,000 directories, under ASan ----
+gcc -O1 -g -fsanitize=address -fno-omit-frame-pointer -pthread -I"$TOP" -o "$T/asan" "${SRCS[@]}" -lm
+ok $? "an ASan build of kplug-report"
+awk 'BEGIN { for (i = 0; i < 3000; i++)
+	printf "{\"file\":\"dir%d/sub/f.c\",\"line\":1,\"function\":\"f%d\",\"M\":%d}\n", i, i, 1 + i % 50 }' > "$T/dirs.jsonl"
+ASAN_OPTIONS=detect_leaks=1 run "$T/asan" dirs -n 0 "$T/dirs.jsonl"
+is "$rc/$(grep -c '/sub ' "$T/out")/$(grep -c 'AddressSanitizer' "$T/err")" "0/3000/0" \
+	"dirs on 3,000 directories: every one listed, no ASan report"
+ASAN_OPTIONS=detect_leaks=1 run "$T/asan" dirs --depth 1 -n 0 --format=csv "$T/dirs.jsonl"
+is "$rc/$(grep -c '^dir[0-9]' "$T/out")" "0/3000" "  and with --depth 1"
+
+# ---- macros: every count 0 ----
+zero='{"file":"a.c","line":1,"function":"f","M":1,"parts":{"base":1,"own":0,"macro":0,"sanitizer":0,"noreturn":0},"macros":{"X":0}}'
+echo "$zero" > "$T/zero.jsonl"
+for fmt in text csv json; do
+	run "$R" macros --format=$fmt "$T/zero.jsonl"
+	is "$rc" 0 "macros --format=$fmt with every count 0: exit 0"
+done
+run "$R" macros "$T/zero.jsonl"
+is "$(awk 'NR == 2 { print $1, $2, $3, $4, $5 }' "$T/out")" "X 0 1 0 a.c:f" "  X: 0 decisions, 1 function, max 0, worst a.c:f"
+printf '%s\n' '{"file":"a.c","line":1,"function":"g","M":1,"parts":{"base":1,"own":3,"macro":-3,"sanitizer":0,"noreturn":0},"macros":{"Y":-3}}' > "$T/neg.jsonl"
+run "$R" macros "$T/neg.jsonl"
+is "$rc/$(awk 'NR == 2 { print $1, $2, $4 }' "$T/out")" "0/Y -3 -3" "macros: a negative count is the max, not 0"
+
+# ---- numbers beyond 32 bits ----
+j() { printf '{"file":"a.c","line":%s,"function":"%s","M":%s}\n' "$@"; }
+{ j 1 big 4000000000; j 2 max 2147483647; j 4294967296 line_big 3; j 5 neg -2147483649
+  j 6 huge 123456789012345678901234567890; j 7 ok 5; } > "$T/big.jsonl"
+run "$R" top -n 0 "$T/big.jsonl"
+is "$rc/$(awk 'NR > 1 { printf "%s=%s ", $NF, $1 }' "$T/out")" "0/max=2147483647 ok=5 " \
+	"JSON: M = 2147483647 carried exactly; values beyond int32 are not read as wrapped numbers"
+for l in 1 3 4 5; do
+	grep -q "^kplug-report: $T/big.jsonl:$l: bad record: integer out of range\$" "$T/err"
+	ok $? "  big.jsonl:$l: 'integer out of range' names the line"
+done
+run "$R" top --strict "$T/big.jsonl"; is "$rc" 2 "  --strict: a tool error"
+printf 'Cyclomatic Complexity 4000000000 a.c:big\nCyclomatic Complexity 2147483648 a.c:over\nCyclomatic Complexity 2147483647 a.c:max\nCyclomatic Complexity 99999999999999999999 a.c:huge\n' > "$T/big.txt"
+run "$R" top -n 0 "$T/big.txt"
+is "$rc/$(awk 'NR > 1 { printf "%s=%s ", $NF, $1 }' "$T/out")" "0/max=2147483647 " "text: M = 2147483647 exact, larger ones not wrapped"
+for l in 1 2 4; do
+	grep -q "^kplug-report: $T/big.txt:$l: bad record: M out of range\$" "$T/err"
+	ok $? "  big.txt:$l: 'M out of range' names the line"
+done
+
+# ---- extreme M in comparisons (overflowing subtraction sorted them wrongly) ----
+{ j 1 lo -2147483648 | sed 's#a.c#lo/a.c#'; j 1 hi 2147483647 | sed 's#a.c#hi/a.c#'; } > "$T/ext.jsonl"
+run "$R" dirs --format=csv "$T/ext.jsonl"
+is "$(cut -d, -f1,3 "$T/out" | tr '\n' ' ')" "directory,max hi,2147483647 lo,-2147483648 " \
+	"dirs: the directory with the larger max first, at the ends of int32"
+{ j 1 f -2147483648; } > "$T/base.jsonl"; { j 1 f 2147483647; j 2 g 40; } > "$T/new.jsonl"
+run "$R" diff -n 0 "$T/base.jsonl" "$T/new.jsonl"
+is "$(awk '$1 == "new" || $1 == "grown" { print $1, $2, $3, $4, $NF }' "$T/out" | tr '\n' ';')" \
+	"new - 40 a.c:2 g;grown -2147483648 2147483647 +4294967295 f;" "diff: a growth beyond int32 is printed exactly"
+
+# ---- no value cut by a fixed buffer ----
+long=$(printf 'd%.0s' $(seq 1 5000))
+fn=$(printf 'f%.0s' $(seq 1 700))
+printf '{"file":"%s/a.c","line":12345,"function":"%s","M":40}\n' "$long" "$fn" > "$T/long.jsonl"
+run "$R" top "$T/long.jsonl"
+grep -q "^   40     -     -     -     -  $long/a.c:12345 $fn\$" "$T/out"; ok $? "top: a 5,000-byte location printed whole"
+run "$R" sarif --threshold 30 "$T/long.jsonl"
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["runs"][0]["results"][0]["message"]["text"]; assert m == "function %r has cyclomatic complexity 40 (threshold 30)" % sys.argv[2], m' "$T/out" "$fn"
+ok $? "sarif: a message with a 700-byte function name whole"
+run "$R" top --format=checkstyle --threshold 30 "$T/long.jsonl"
+grep -q "message=\"function &apos;$fn&apos; has cyclomatic complexity 40 (threshold 30)\"" "$T/out"; ok $? "checkstyle: the same message whole"
+{ j 1 other 1; } > "$T/empty-base.jsonl"
+run "$R" diff "$T/empty-base.jsonl" "$T/long.jsonl"
+grep -q "^new         -    40         $long/a.c:12345 $fn\$" "$T/out"; ok $? "diff: a 5,000-byte location printed whole"
+awk 'BEGIN { printf "{\"file\":\"a.c\",\"line\":1,\"function\":\"many\",\"M\":1,\"macros\":{"
+	for (i = 0; i < 70000; i++) printf "%s\"M%d\":1", i ? "," : "", i; print "}}" }' > "$T/many.jsonl"
+run "$R" top --format=json "$T/many.jsonl"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d[0]["macros"]) == 70000, len(d[0]["macros"])' "$T/out"
+ok $? "a record with 70,000 macros keeps every one (no 65,535 cap)"
+# ---- the JSON escaper shared with the plugin (config/kplug-json.c) ----
+printf '%s\n' '{"file":"d\u0001\u001f/\"q\\.c","line":1,"function":"f\t\u00e9\ud83d\ude00\u007f","M":3}' > "$T/esc.jsonl"
+run "$R" top --format=json "$T/esc.jsonl"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))[0]; assert d["file"] == "d\x01\x1f/\"q\\.c" and d["function"] == "f\t\u00e9\U0001F600\x7f", d' "$T/out"
+ok $? "top --format=json: control characters, quotes, backslashes and UTF-8 round-trip"
+grep -q '"file":"d\\u0001\\u001f/\\"q\\\\.c"' "$T/out"; ok $? "  written as \\u0001, \\u001f, \\\", \\\\"
+rm -rf "$T"
+done_testing

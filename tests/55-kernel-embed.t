@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Embedded cyc_complexity records change nothing else in a kernel object.
+# In the x86_64 6.12 build with kplug-test/paths.ini (53-kernel-profiles.t,
+# from the build cache), whose objects carry their records in .kplug.cyc
+# (kbuild's default), a sample of vmlinux's C objects is compiled again
+# from its .cmd line into a scratch directory, once as built and once with
+# -fplugin-arg-kplug-cyc_complexity-embed=off: with .kplug.cyc removed from
+# both (the same objcopy), the two objects are byte-identical, so every
+# allocated section, symbol and relocation is the same.  vmlinux has no
+# .kplug.cyc (the final link drops it).
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/kernel/lib-kernel.sh"
+
+if quick; then
+	skip "kernel build (KPLUG_QUICK)"
+	done_testing
+fi
+
+NAME=x86_64-6.12-paths
+# shellcheck disable=SC2086
+kt_build $NAME 6.12 x86_64 $KT_KPLUG $KT_X86_BOOT 'KPLUG_PROFILE="kplug-test/paths.ini"'
+ok $? "$NAME: kernel ($( ((KT_REUSED)) && echo cached || echo built))"
+B=$KOUT/$NAME
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# C objects of vmlinux compiled with kplug, every 25th.
+objs=$(cd "$B" && ar t vmlinux.a | while read -r o; do
+	c="$(dirname "$o")/.$(basename "$o").cmd"
+	head -n 1 "$c" 2>/dev/null | grep -qE -- '-fplugin=[^ ]*kplug.so .* -c -o '"$o"' [^ ]*\.c( |;|$)' && echo "$o"
+done | awk 'NR % 25 == 1')
+n=$(wc -w <<<"$objs")
+ok $((n >= 10 ? 0 : 1)) "$n objects sampled"
+
+same=0 with_sec=0 without_sec=0 i=0
+for o in $objs; do
+	i=$((i + 1))
+	cmd=$(sed -n '1s/^[a-z_]*cmd_[^ ]* := //p' "$B/$(dirname "$o")/.$(basename "$o").cmd")
+	# (the line goes on with objtool: the argument goes before -c)
+	cmd=${cmd//" -c -o $o "/" -fplugin-arg-kplug-cyc_complexity-embed=\$EMBED -c -o \$OUT_O "}
+	cmd=${cmd//"-Wp,-MMD,$(dirname "$o")/.$(basename "$o").d"/"-Wp,-MMD,$T/dep.d"}
+	for v in on off; do
+		rm -f "$T/$v.o" "$T/$v.s.o"
+		(cd "$B" && EMBED=$v OUT_O=$T/$v.o eval "$cmd") \
+			>"$T/$v.log" 2>&1 || { diag "$o (embed=$v) failed: $(head -n 3 "$T/$v.log")"; continue 2; }
+		objcopy -R .kplug.cyc "$T/$v.o" "$T/$v.s.o"
+	done
+	readelf -S "$T/on.o" | grep -q '\.kplug\.cyc' && with_sec=$((with_sec + 1))
+	readelf -S "$T/off.o" | grep -q '\.kplug\.cyc' || without_sec=$((without_sec + 1))
+	if cmp -s "$T/on.s.o" "$T/off.s.o"; then
+		same=$((same + 1))
+	else
+		diag "$o: differs beyond .kplug.cyc"
+	fi
+done
+is "$with_sec/$without_sec" "$n/$n" "embed=on objects carry .kplug.cyc, embed=off ones do not"
+is "$same" "$n" "without .kplug.cyc, each embed=on object is byte-identical to its embed=off twin"
+readelf -S "$B/vmlinux" | grep -q '\.kplug\.cyc'
+is $? 1 "vmlinux has no .kplug.cyc section"
+readelf -S "$B/vmlinux.o" | grep -q '\.kplug\.cyc'
+ok $? "vmlinux.o (ld -r) still carries the records"
+done_testing

@@ -1,0 +1,166 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Clang's coverage modes against kplug's trace-pc, per object.
+#
+#   abicount.sh CC KPLUG_SO OPT WORKDIR FILE...
+#
+# Each FILE is compiled at OPT with kplug's sancov in trace=pc, and in
+# pc-guard, inline-8bit-counters and inline-bool-flag, each with
+# pc-table=on.  N, the number of __sanitizer_cov_trace_pc calls kplug's pass
+# inserted (its own dump, -fdump-tree-all), must equal, per object:
+#   - the pc-guard calls the pass inserted (per function, in its dump);
+#   - the sizes of __sancov_guards / __sancov_cntrs / __sancov_bools divided
+#     by their element sizes (4, 1, 1), and of __sancov_pcs by 16;
+#   - the relocations of __sancov_pcs (one PC each); each function's table
+#     (from its entry, flag 1, whose PC is the function, to the next) must
+#     have as many entries as the function got trace_pc calls; and
+#     .init_array.00002 holds one constructor when N > 0 (none or one when
+#     N = 0: the decision is taken before the optimisers run).
+# Files that kplug's trace=pc cannot compile are dropped (reported); every
+# mode must compile all the others.  ABICOUNT_KFLAGS adds kplug flags to the
+# Clang modes (the self-test breaks them on purpose with it).
+# Prints differences (at most 20) and one summary line; exit 0 only when
+# everything is equal.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+
+# count_calls DUMP... : "FUNCTION CALLBACK COUNT" lines, FUNCTION being
+# the assembler name (a nested f is "f.0" in the object)
+count_calls() {
+	perl -ne '
+		if (/^;; Function \S+ \((\S+?),/) { $fn = $1; $n{"$fn -"} //= 0; next }
+		next unless defined $fn;
+		$n{"$fn $1"}++ while /(?:__builtin_)?__sanitizer_cov_(\w+) \(/g;
+		END { print "$_ $n{$_}\n" for sort keys %n }' "$@"
+}
+# pass_dumps DIR: the dumps of kplug's sancov pass (not of its untail pass)
+pass_dumps() { find "$1" -regex '.*\.kplug_sancov[0-9]*' | sort; }
+
+# elf_facts OBJ SECTION ELTSIZE (tests/sancov/elffacts.pl)
+elf_facts() { perl "$here/elffacts.pl" "$@"; }
+
+one() {	# one CC SO OPT WORKDIR FILE
+	local cc=$1 so=$2 opt=$3 work=$4 f=$5 d k m
+	d=$work/$(basename "${f%.c}")_$(printf '%s' "$f" | cksum | cut -d' ' -f1)
+	mkdir -p "$d/pc" "$d/guard"
+	k="-fplugin=$so -fplugin-arg-kplug-enable=sancov"
+	if ! $cc $opt -w -c "$f" -o "$d/pc.o" $k -fdump-tree-all -dumpdir "$d/pc/" \
+		-fdump-tree-optimized="$d/pc.opt" >/dev/null 2>&1; then
+		echo "$f" > "$d/dropped"
+		rm -rf "$d/pc" "$d/guard"
+		return
+	fi
+	touch "$d/pc.opt"
+	count_calls $(pass_dumps "$d/pc") /dev/null > "$d/pc.pass"
+	count_calls "$d/pc.opt" > "$d/pc.cnt"
+	rm -rf "$d/pc"
+	for m in pc-guard inline-8bit-counters inline-bool-flag; do
+		local extra=""
+		[ $m = pc-guard ] && extra="-fdump-tree-all -dumpdir $d/guard/ -fdump-tree-optimized=$d/guard.opt"
+		# shellcheck disable=SC2086
+		if ! $cc $opt -w -c "$f" -o "$d/$m.o" $k -fplugin-arg-kplug-sancov-trace=$m \
+			-fplugin-arg-kplug-sancov-pc-table=on ${ABICOUNT_KFLAGS:-} $extra \
+			>"$d/$m.err" 2>&1; then
+			echo "$m: $(head -1 "$d/$m.err")" >> "$d/kfail"
+			continue
+		fi
+		case $m in
+		pc-guard) elf_facts "$d/$m.o" __sancov_guards 4 > "$d/$m.elf" ;;
+		inline-8bit-counters) elf_facts "$d/$m.o" __sancov_cntrs 1 > "$d/$m.elf" ;;
+		*) elf_facts "$d/$m.o" __sancov_bools 1 > "$d/$m.elf" ;;
+		esac
+		rm -f "$d/$m.o"
+	done
+	if [ -f "$d/guard.opt" ] || [ -d "$d/guard" ]; then
+		touch "$d/guard.opt"
+		count_calls $(pass_dumps "$d/guard") /dev/null > "$d/guard.pass"
+		count_calls "$d/guard.opt" > "$d/guard.cnt"
+	fi
+	rm -rf "$d/guard" "$d/pc.o"
+	echo "$f" > "$d/file"
+}
+
+if [ "${1:-}" = "--batch" ]; then
+	shift
+	args=("$1" "$2" "$3" "$4")
+	shift 4
+	for f; do
+		one "${args[@]}" "$f"
+	done
+	exit 0
+fi
+
+[ $# -ge 5 ] || { echo "usage: abicount.sh CC KPLUG_SO OPT WORKDIR FILE..." >&2; exit 2; }
+cc=$1 so=$2 opt=$3 work=$4
+shift 4
+case $so in /*) ;; *) so=$PWD/$so ;; esac
+rm -rf "$work"
+mkdir -p "$work"
+printf '%s\n' "$@" | xargs -d '\n' -P "${ABICOUNT_JOBS:-2}" -n 10 \
+	nice bash "$0" --batch "$cc" "$so" "$opt" "$work"
+
+perl - "$work" <<'PERL'
+use strict;
+use warnings;
+my ($work) = @ARGV;
+my ($files, $dropped, $bad, $points, $fns) = (0) x 5;
+my (@diff, @opt);
+
+sub lines { open my $f, "<", $_[0] or return (); my @l = <$f>; chomp @l; @l }
+# "FN CALLBACK COUNT" lines: FN => count of CALLBACK
+sub per_fn {
+	my ($path, $cb) = @_;
+	my %c;
+	for (lines($path)) {
+		my ($fn, $what, $n) = split;
+		$c{$fn} //= 0;
+		$c{$fn} += $n if $what eq $cb;
+	}
+	return \%c;
+}
+sub diff { push @diff, "$_[0]: $_[1]"; $bad++; }
+
+for my $d (sort glob "$work/*") {
+	if (-e "$d/dropped") { $dropped++; next; }
+	next unless -e "$d/file";
+	my ($name) = lines("$d/file");
+	$files++;
+	if (-e "$d/kfail") { diff($name, $_) for lines("$d/kfail"); next; }
+	my $pc = per_fn("$d/pc.pass", "trace_pc");
+	my $n = 0;
+	$n += $_ for values %$pc;
+	my @with = sort grep { $pc->{$_} } keys %$pc;
+	$points += $n;
+	$fns += @with;
+	# the pass dump: pc-guard calls per function = trace_pc calls
+	my $guard = per_fn("$d/guard.pass", "trace_pc_guard");
+	for my $fn (sort keys %{{ %$pc, %$guard }}) {
+		my ($a, $b) = ($pc->{$fn} // 0, $guard->{$fn} // 0);
+		diff($name, "$fn: pass inserted trace_pc $a, pc_guard $b") if $a != $b;
+	}
+	# the optimized dump: what later passes left (reported, not compared:
+	# duplication heuristics count the guard call's argument)
+	my ($po, $go) = (per_fn("$d/pc.cnt", "trace_pc"), per_fn("$d/guard.cnt", "trace_pc_guard"));
+	$opt[0] += $_ for values %$po;
+	$opt[1] += $_ for values %$go;
+	for my $m (qw(pc-guard inline-8bit-counters inline-bool-flag)) {
+		my ($facts) = lines("$d/$m.elf");
+		my ($ent, $pcs, $rel, $flag1, $ctors, $extra) = split / /, $facts, 6;
+		my $want = join(",", map { "$_:$pc->{$_}" } @with) || "-";
+		diff($name, "$m: $extra") if defined $extra;
+		diff($name, "$m: $ent entries, trace_pc $n") if $ent != $n;
+		diff($name, "$m: $pcs pc-table entries, trace_pc $n") if $pcs != $n;
+		diff($name, "$m: $rel pc-table relocations, trace_pc $n") if $rel != $n;
+		diff($name, "$m: pc table per function $flag1, trace_pc per function $want")
+			if $flag1 ne $want;
+		# one when there are points; none or one without (a function the
+		# optimisers leave without any point still counts)
+		diff($name, "$m: $ctors constructors for $n points") if $ctors > 1 || ($n && !$ctors);
+	}
+}
+print "$_\n" for @diff[0 .. ($#diff < 19 ? $#diff : 19)];
+printf "files %d (dropped %d) functions-with-points %d points %d differing %d; " .
+	"calls left in the optimized dumps: trace_pc %d pc_guard %d\n",
+	$files, $dropped, $fns, $points, $bad, $opt[0] // 0, $opt[1] // 0;
+exit(($bad || !$files) ? 1 : 0);
+PERL
