@@ -162,8 +162,9 @@ clean:
 # Hardening (docs/hardening.md).  torture: GCC's C torture suite with every
 # kplug pass on, a seeded sample per level (-O0 -O1 -O2 -Os -O3, -g
 # -fcompare-debug), on GCC 12 and GCC 11; fails on any ICE, compare-debug or
-# kplug-only failure.  CI runs this sample; torture-full runs every file at
-# every level on both compilers (3,495 files x 6 levels each; not in CI).
+# kplug-only failure.  CI runs a smaller sample of the same script
+# (tests/60-torture.t in make check); torture-full runs every file at every
+# level on both compilers (3,495 files x 6 levels each; not in CI).
 # fuzz: each libFuzzer harness for FUZZ_SECONDS.
 TORTURE_SAMPLE	?= 600
 TORTURE_SAMPLE11 ?= 300

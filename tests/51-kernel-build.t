@@ -6,9 +6,12 @@
 # and um, 6.1 for x86_64.  From the .cmd files: one kplug flag per vmlinux
 # C object, none in any vdso object, no -fsanitize-coverage anywhere; with
 # objdump: sancov call sites in instrumented objects and none in vdso or
-# KCOV_INSTRUMENT := n objects.  On x86_64 6.12 also: trace-cmp, an
+# KCOV_INSTRUMENT := n objects.  The x86_64 6.12 build is the one the
+# other kernel tests share (kt_build_x86: with the profile paths.ini, so
+# lib/ and mm/ must have no call sites); on it also: trace-cmp, an
 # external module (make M=), rebuilds on profile change, KPLUG=prebuilt
-# and the error messages of bad settings.
+# and the error messages of bad settings, after which the build is put
+# back as it was.
 # KPLUG_KERNEL_BUILDS="arm-6.12 um-6.12" runs only the builds named (for
 # development); the default is all of them.
 . "$(dirname "$0")/lib.sh"
@@ -48,11 +51,15 @@ check_build() {
 		"$name: $(wc -l <"$report") cyc_complexity records embedded in the objects"
 	perl -MJSON::PP -ne '$r = decode_json($_); exit 1 unless $r->{M} =~ /^\d+$/ && $r->{function} ne ""' "$report"
 	ok $? "$name: every record is a JSON object with M and function"
-	grep -qE '"file":"[^"]*fs/read_write.c".*"function":"ksys_read"' "$report"
-	ok $? "$name: records name fs/read_write.c:ksys_read"
+	grep -qE '"file":"[^"]*'"${KT_RECORD%%:*}"'".*"function":"'"${KT_RECORD#*:}"'"' "$report"
+	ok $? "$name: records name $KT_RECORD"
 	test ! -e "$KOUT/$name/kplug-cyc_complexity.txt"
 	ok $? "$name: no report file (KPLUG_CYC_COMPLEXITY_OUTPUT empty)"
 }
+
+# a record every build has (the x86_64 build's profile drops fs/ functions
+# under M = 15)
+KT_RECORD=fs/read_write.c:ksys_read
 
 want() { [ -z "${KPLUG_KERNEL_BUILDS:-}" ] || [[ " $KPLUG_KERNEL_BUILDS " == *" $1 "* ]]; }
 
@@ -66,18 +73,24 @@ T0=$(date +%s)
 kt_tree 6.12 >/dev/null
 ok $? "6.12: tree integrated (a private copy, refreshed when kplug changed)"
 
-# --- x86_64, Linux 6.12: also the kernel 52-kernel-kcov.t boots ---
-if want x86_64-6.12; then
-# shellcheck disable=SC2086
-run_build x86_64-6.12 6.12 x86_64 $KT_KPLUG $KT_X86_BOOT
-check_build x86_64-6.12 x86_64 arch/x86/entry/vdso/vclock_gettime.o \
+# --- x86_64, Linux 6.12, with the profile kplug-test/paths.ini: the
+# kernel 52-kernel-kcov.t boots and 53/55 check (kt_build_x86) ---
+if want $KT_X86; then
+kt_build_x86
+ok $? "$KT_X86: kernel built with kplug (Linux 6.12, x86_64, profile paths.ini)"
+KT_SANCOV_OFF=$KT_X86_SANCOV_OFF KT_RECORD=kernel/fork.c:copy_process \
+	check_build $KT_X86 x86_64 arch/x86/entry/vdso/vclock_gettime.o \
 	arch/x86/entry/vdso/vdso32/vclock_gettime.o
-ok $(($(chk cmp_calls) > 100 ? 0 : 1)) "x86_64-6.12: $(chk cmp_calls) trace-cmp/switch call sites (KCOV_ENABLE_COMPARISONS)"
-B=$KOUT/x86_64-6.12
+ok $(($(chk off) > 20 ? 0 : 1)) "$KT_X86: $(chk off) objects in $KT_X86_SANCOV_OFF, where the profile disables sancov"
+is "$(chk off_calls)" 0 "$KT_X86: none of them has trace_pc call sites"
+ok $(($(chk cmp_calls) > 100 ? 0 : 1)) "$KT_X86: $(chk cmp_calls) trace-cmp/switch call sites (KCOV_ENABLE_COMPARISONS)"
+B=$KOUT/$KT_X86
 SRC=$(kt_tree 6.12)
+PROFILE0=$(sed -n 's/^CONFIG_KPLUG_PROFILE=//p' "$B/.config")
+is "$PROFILE0" '"kplug-test/paths.ini"' "$KT_X86: CONFIG_KPLUG_PROFILE names the test profile"
 
 grep -q 'include/config/CC_VERSION_TEXT' "$B/scripts/gcc-plugins/kplug/.kplug.o.cmd"
-ok $? "x86_64-6.12: kplug objects depend on CONFIG_CC_VERSION_TEXT (rebuilt when the compiler changes)"
+ok $? "$KT_X86: kplug objects depend on CONFIG_CC_VERSION_TEXT (rebuilt when the compiler changes)"
 
 # External module, make M= against the O= build.
 MOD=$KOUT/extmod
@@ -110,7 +123,7 @@ ok $? "kplug_hello.ko linked"
 # objects rebuilt.
 obj_time() { stat -c %y "$B/fs/read_write.o" 2>/dev/null; }
 obj_id() { grep -o 'KPLUG_ID=[0-9a-f]*' "$B/fs/.read_write.o.cmd"; }
-mk1() { kt_make x86_64-6.12 x86_64 "$@" fs/read_write.o; }
+mk1() { kt_make $KT_X86 x86_64 "$@" fs/read_write.o; }
 t1=$(obj_time); id1=$(obj_id)
 sleep 1
 mk1
@@ -172,8 +185,14 @@ rm -f "$SRC/kplug-test.ini"
 mk1 KPLUG="$TOP/kplug.so"
 is "$(grep -o -- '-fplugin=[^ ]*kplug.so' "$B/fs/.read_write.o.cmd")" "-fplugin=$TOP/kplug.so" \
 	"KPLUG= without a profile: the one kplug flag names the prebuilt plugin"
+# Back to the build's own profile: the objects and kplug.so the later
+# tests read are those of the cached build again.
+"$SRC/scripts/config" --file "$B/.config" --set-str KPLUG_PROFILE "${PROFILE0//\"/}"
 mk1 >/dev/null
 ok $? "back to the built configuration"
+is "$(obj_id)" "$id1" "... fs/read_write.o has its first KPLUG_ID again ($id1)"
+readelf -p .kplug.profile "$KSO" | grep -q '^.*\[path:mm/\*\]'
+ok $? "... and kplug.so embeds paths.ini again"
 fi
 
 # --- x86_64, Linux 6.1 ---

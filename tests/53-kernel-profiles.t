@@ -19,9 +19,8 @@ if quick; then
 	done_testing
 fi
 
-NAME=x86_64-6.12-paths
-# shellcheck disable=SC2086
-kt_build $NAME 6.12 x86_64 $KT_KPLUG $KT_X86_BOOT 'KPLUG_PROFILE="kplug-test/paths.ini"'
+NAME=$KT_X86
+kt_build_x86
 ok $? "$NAME: kernel built with kplug-test/paths.ini"
 B=$KOUT/$NAME
 T=$(mktemp -d)

@@ -18,6 +18,11 @@
 #                          argument / of those, with __sanitizer_cov_trace_pc
 #                          call sites (objdump -dr relocations)
 #   noinst / noinst_calls  kernel C objects without it / with call sites
+#   off / off_calls        kernel C objects under a directory of
+#                          KT_SANCOV_OFF (space-separated, e.g. "lib/ mm/":
+#                          the build's profile disables sancov there) /
+#                          with call sites; they count in neither of the
+#                          two above
 #   kcovn / kcovn_inst / kcovn_calls   objects a Makefile marks
 #                          KCOV_INSTRUMENT := n / built with the sancov
 #                          argument anyway / with call sites
@@ -29,6 +34,7 @@ use warnings;
 use File::Find;
 
 my ($build, $src, $objdump) = @ARGV;
+my @off = split ' ', ($ENV{KT_SANCOV_OFF} // '');
 die "usage: check-build.pl BUILD SRC OBJDUMP\n" unless $objdump;
 chdir $build or die "$build: $!\n";
 
@@ -93,7 +99,7 @@ sub calls {
 }
 
 my %n = map { $_ => 0 } qw(kernel_c kernel_one vdso_c vdso_clean inst
-	inst_calls noinst noinst_calls kcovn kcovn_inst kcovn_calls
+	inst_calls noinst noinst_calls off off_calls kcovn kcovn_inst kcovn_calls
 	vdso_calls cmp_calls);
 my %bad;
 sub bad { my ($k, $m) = @_; push @{$bad{$k}}, $m if @{$bad{$k} || []} < 10; }
@@ -118,7 +124,13 @@ for my $obj (sort keys %cmd) {
 			bad('kernel', "$obj: " . scalar(@plug) . " kplug flags");
 		}
 		my $k = calls($obj, $pc);
-		if ($sancov) {
+		if (grep { substr($obj, 0, length $_) eq $_ } @off) {
+			$n{off}++;
+			if ($k) {
+				$n{off_calls}++;
+				bad('off', "$obj: $k call sites where the profile disables sancov");
+			}
+		} elsif ($sancov) {
 			$n{inst}++;
 			$n{inst_calls}++ if $k;
 		} else {

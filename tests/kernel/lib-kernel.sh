@@ -18,13 +18,25 @@ KOUT=$OUT/kernel
 
 # kplug with cyc_complexity and sancov (KCOV), on every architecture.
 KT_KPLUG="GCC_PLUGINS=y GCC_PLUGIN_KPLUG=y KPLUG_CYC_COMPLEXITY=y KCOV=y KPLUG_SANCOV=y"
-# The x86_64 kernel 52-kernel-kcov.t boots (51 builds it with $KT_KPLUG):
+# The x86_64 kernel 52-kernel-kcov.t boots (kt_build_x86 below):
 # serial console, initramfs, debugfs, KCOV; vdso32 and modules for 51.
 KT_X86_BOOT="64BIT=y PRINTK=y TTY=y SERIAL_8250=y SERIAL_8250_CONSOLE=y
 	BLK_DEV_INITRD=y BINFMT_ELF=y SYSFS=y DEBUG_FS=y KCOV=y
 	KCOV_ENABLE_COMPARISONS=y IA32_EMULATION=y MODULES=y"
 KBUILD_TOOL=$TOP/kbuild/kplug-kbuild
 mkdir -p "$KOUT"
+
+# The one x86_64 Linux 6.12 kplug kernel the kernel tests share: 51 checks
+# its objects, 52 boots it, 53 checks its profile object by object, 55
+# recompiles a sample of it.  tinyconfig + $KT_X86_BOOT + $KT_KPLUG with
+# the per-subsystem profile tests/kernel/profiles/paths.ini, which turns
+# sancov off in the directories of KT_X86_SANCOV_OFF.
+KT_X86=x86_64-6.12-paths
+KT_X86_SANCOV_OFF="lib/ mm/"
+kt_build_x86() {
+	# shellcheck disable=SC2086
+	kt_build $KT_X86 6.12 x86_64 $KT_KPLUG $KT_X86_BOOT 'KPLUG_PROFILE="kplug-test/paths.ini"'
+}
 
 # Make variables per architecture.
 kt_arch_args() {
