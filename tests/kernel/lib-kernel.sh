@@ -155,7 +155,8 @@ kt_configure() {
 	done
 }
 
-# kt_make NAME ARCH [TARGET...]: build in $KOUT/NAME, log to build.log.
+# kt_make NAME ARCH [TARGET...]: build in $KOUT/NAME, log to build.log
+# (kt_build keeps the log of the whole build as build-full.log).
 kt_make() {
 	local name=$1 arch=$2 b=$KOUT/$1 t0 rc
 	shift 2
@@ -186,6 +187,8 @@ kt_build() {
 	rm -rf "${KOUT:?}/$name"
 	kt_configure "$@" || return 1
 	kt_make "$name" "$arch" || return 1
+	# the whole build's log (later kt_make calls write build.log again)
+	cp "$KOUT/$name/build.log" "$KOUT/$name/build-full.log" || return 1
 	kt_key "${@:2}" >"$KOUT/$name/.kt-done"
 	diag "$name: built in ${KT_SECONDS}s wall ($(nproc) cores, -j2, shared machine)"
 }
