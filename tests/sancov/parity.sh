@@ -40,24 +40,8 @@ one() {	# one CC SO OPT WORKDIR FILE
 	echo "$f" > "$d/file"
 }
 
-if [ "${1:-}" = "--batch" ]; then
-	shift
-	args=("$1" "$2" "$3" "$4")
-	shift 4
-	for f; do
-		one "${args[@]}" "$f"
-	done
-	exit 0
-fi
-
-[ $# -ge 5 ] || { echo "usage: parity.sh CC KPLUG_SO OPT WORKDIR FILE..." >&2; exit 2; }
-cc=$1 so=$2 opt=$3 work=$4
-shift 4
-case $so in /*) ;; *) so=$PWD/$so ;; esac
-rm -rf "$work"
-mkdir -p "$work"
-printf '%s\n' "$@" | xargs -d '\n' -P "${PARITY_JOBS:-2}" -n 20 \
-	nice bash "$0" --batch "$cc" "$so" "$opt" "$work"
+. "$(dirname "$0")/batch.sh"
+batch_main parity.sh "${PARITY_JOBS:-2}" 20 "$@"
 
 # Jumps to callbacks, per side, in one objdump run each.
 jumps() {
