@@ -94,7 +94,7 @@ bad "empty value" \
 	"$E $A-cyc_complexity-output=: empty value for 'cyc_complexity-output'" \
 	"$A-cyc_complexity-output="
 bad "set option: unknown member" \
-	"$E $A-sancov-trace=pc,edge: unknown value 'edge' for 'sancov-trace' (expected pc,cmp)" \
+	"$E $A-sancov-trace=pc,edge: unknown value 'edge' for 'sancov-trace' (expected pc,cmp,pc-guard,inline-8bit-counters,inline-bool-flag)" \
 	"$A-sancov-trace=pc,edge"
 bad "set option: empty member" \
 	"$E $A-sancov-trace=pc,,cmp: empty item in list for 'sancov-trace'" \
