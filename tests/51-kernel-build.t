@@ -3,7 +3,7 @@
 # kplug integrated with kplug-kbuild into fresh Debian Linux trees and
 # built (tinyconfig-based, O= directories) with cyc_complexity and sancov
 # (KCOV) on: 6.12 for x86_64, arm64 (with the compat vdso), arm (vdso on)
-# and um, 6.1 for x86_64.  From the .cmd files: one kplug flag per vmlinux
+# and um; for 6.1 x86_64, kbuild's plugin and four kinds of object.  From the .cmd files: one kplug flag per vmlinux
 # C object, none in any vdso object, no -fsanitize-coverage anywhere; with
 # objdump: sancov call sites in instrumented objects and none in vdso or
 # KCOV_INSTRUMENT := n objects.  The x86_64 6.12 build is the one the
@@ -195,13 +195,43 @@ readelf -p .kplug.profile "$KSO" | grep -q '^.*\[path:mm/\*\]'
 ok $? "... and kplug.so embeds paths.ini again"
 fi
 
-# --- x86_64, Linux 6.1 ---
+# --- x86_64, Linux 6.1: kbuild's own kplug.so and a few objects ---
+# (6.1's full build with kplug is 40-kernel-cyc.t's, the links are those of
+# the four 6.12 builds: here the 6.1 integration builds its plugin and
+# gives each kind of object its flags.)
 if want x86_64-6.1; then
 	kt_tree 6.1 >/dev/null
 	ok $? "6.1: tree integrated"
+	B61=$KOUT/x86_64-6.1
+	V61=arch/x86/entry/vdso/vclock_gettime.o
+	KT_TARGETS=(fs/read_write.o kernel/fork.o kernel/kcov.o $V61)
 	# shellcheck disable=SC2086
 	run_build x86_64-6.1 6.1 x86_64 $KT_KPLUG 64BIT=y
-	check_build x86_64-6.1 x86_64 arch/x86/entry/vdso/vclock_gettime.o
+	KT_TARGETS=()
+	test -s "$B61/scripts/gcc-plugins/kplug/kplug.so"
+	ok $? "x86_64-6.1: kbuild built its kplug.so"
+	cmd61() { head -n 1 "$B61/$(dirname "$1")/.$(basename "$1").cmd" 2>/dev/null; }
+	pcs61() { objdump -dr "$B61/$1" 2>/dev/null | grep -c 'R_X86_64_PLT32.*__sanitizer_cov_'; }
+	for o in fs/read_write.o kernel/fork.o; do
+		c=$(cmd61 $o)
+		is "$(grep -o -- '-fplugin=[^ ]*kplug.so' <<<"$c" | wc -l)" 1 "x86_64-6.1: $o has one kplug flag"
+		grep -q -- '-fplugin-arg-kplug-default-enable=sancov' <<<"$c"
+		ok $? "x86_64-6.1: ... and kplug's sancov (CFLAGS_KCOV)"
+		ok $(($(pcs61 $o) > 10 ? 0 : 1)) "x86_64-6.1: ... $(pcs61 $o) sancov call sites"
+	done
+	kt_cyc_records x86_64-6.1 | grep -qE '"file":"[^"]*fs/read_write.c".*"function":"ksys_read"'
+	ok $? "x86_64-6.1: embedded cyc_complexity records name fs/read_write.c:ksys_read"
+	c=$(cmd61 kernel/kcov.o)
+	ok $([ "$(grep -o -- '-fplugin=[^ ]*kplug.so' <<<"$c" | wc -l)" = 1 ] &&
+		! grep -q -- 'kplug-permit=sancov' <<<"$c"; echo $?) \
+		"x86_64-6.1: kernel/kcov.o (KCOV_INSTRUMENT := n): kplug without sancov's permit"
+	is "$(pcs61 kernel/kcov.o)" 0 "x86_64-6.1: ... and no sancov call site"
+	c=$(cmd61 $V61)
+	ok $([ -n "$c" ] && ! grep -qE -- '-fplugin=[^ ]*kplug.so|-fplugin-arg-kplug-' <<<"$c"; echo $?) \
+		"x86_64-6.1: vdso $V61 built without kplug flag or argument"
+	is "$(pcs61 $V61)" 0 "x86_64-6.1: ... and no sancov call site"
+	is "$(grep -rl --include='*.cmd' -e '-fsanitize-coverage' "$B61" | wc -l)" 0 \
+		"x86_64-6.1: no -fsanitize-coverage in any .cmd file"
 fi
 
 # --- arm64, Linux 6.12, with the compat vdso (arm-linux-gnueabi-gcc) ---

@@ -74,6 +74,8 @@ kt_tree() {
 # Make variables every kt_make adds (part of the cache key), e.g.
 # KT_MAKE_VARS=(CC="ccache gcc").  An array: values may contain spaces.
 KT_MAKE_VARS=()
+# Targets kt_build builds (part of the key); empty: the whole kernel.
+KT_TARGETS=()
 # A command kt_make runs make under (not part of the key: it must not
 # change what is built), e.g. KT_MAKE_WRAP=(tests/kernel/icecc-net.sh run DIR).
 KT_MAKE_WRAP=()
@@ -90,6 +92,7 @@ kt_key() {
 	{
 		echo "linux $ver $arch $*"
 		printf 'make %s\n' "${KT_MAKE_VARS[@]}"
+		printf 'target %s\n' "${KT_TARGETS[@]}"
 		stat -c 'tarball %n %s %Y' "/usr/src/linux-source-$ver.tar.xz"
 		for c in $cc; do $c --version | head -n 1; done
 		# kplug's sources matter only to a build that loads kplug
@@ -186,7 +189,7 @@ kt_build() {
 	fi
 	rm -rf "${KOUT:?}/$name"
 	kt_configure "$@" || return 1
-	kt_make "$name" "$arch" || return 1
+	kt_make "$name" "$arch" "${KT_TARGETS[@]}" || return 1
 	# the whole build's log (later kt_make calls write build.log again)
 	cp "$KOUT/$name/build.log" "$KOUT/$name/build-full.log" || return 1
 	kt_key "${@:2}" >"$KOUT/$name/.kt-done"
