@@ -84,7 +84,7 @@ static char *help_add(char *help, char *line)
 static char *build_help(void)
 {
 	char *help = xstrdup("kplug " KPLUG_VERSION ": -fplugin-arg-kplug-enable=PASS[,PASS], "
-			     "-disable=..., -config=FILE.ini, -root=DIR, -PASS-KEY=VALUE; "
+			     "-disable=..., -config=FILE.ini, -root=DIR, -PASS-KEY=VALUE, -help; "
 			     "below the profile: -default-KEY=VALUE; hard gates: "
 			     "-forbid=PASS, -permit=PASS, -limit-PASS-KEY=VALUE[,VALUE]\n");
 	int p;
@@ -172,10 +172,26 @@ static bool parse_config(const struct plugin_name_args *info)
 	kplug_cfg = kplug_config_new(kplug_infos, NR_PASSES);
 	if (!load_embedded_profile(info->full_name))
 		return false;
-	for (i = 0; i < info->argc; i++)
+	for (i = 0; i < info->argc; i++) {
+		/* -fplugin-arg-kplug-help: the options, as gcc -v --help lists them */
+		if (!strcmp(info->argv[i].key, "help")) {
+			char *help;
+
+			if (info->argv[i].value) {
+				kplug_error("-fplugin-arg-kplug-help=%s: help takes no value",
+					    info->argv[i].value);
+				return false;
+			}
+			help = build_help();
+			fputs(help, stdout);
+			fflush(stdout);
+			free(help);
+			continue;
+		}
 		if (kplug_config_add_arg(kplug_cfg, info->argv[i].key,
 					 info->argv[i].value))
 			goto fail;
+	}
 	return true;
 fail:
 	error("%s", kplug_config_error(kplug_cfg));
