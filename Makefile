@@ -4,6 +4,8 @@
 #   make                  build kplug.so (and tools) for $(CC)
 #   make CC=gcc-11        build for another GCC (cross compilers too)
 #   make install          copy kplug.so into $(CC)'s plugin directory
+#   make deb              Debian packages gcc-12-kplug, gcc-11-kplug, kplug-tools
+#   make man              the man pages kplug(7), kplug-report(1), kplug-kbuild(1)
 #   make deps             apt-get install what the build and tests need
 #   make check            the whole test suite (ends with "N passed, N failed")
 
@@ -45,7 +47,13 @@ PLUGIN_CXXFLAGS	:= -fPIC -fno-rtti -fno-exceptions -fasynchronous-unwind-tables 
 		   -std=gnu++11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 		   -Wno-missing-field-initializers \
 		   -I$(PLUGIN_DIR)/include -I. \
-		   -DKPLUG_SRCDIR='"$(KPLUG_SRCDIR)"'
+		   $(if $(KPLUG_DEB_PACKAGE),-DKPLUG_DEB_PACKAGE='"$(KPLUG_DEB_PACKAGE)"',-DKPLUG_SRCDIR='"$(KPLUG_SRCDIR)"') \
+		   $(CPPFLAGS) $(CXXFLAGS)
+# The distribution's build flags (dpkg-buildflags: hardening) come last:
+# CPPFLAGS, CXXFLAGS, CFLAGS (kplug-report) and LDFLAGS, empty by default.
+# KPLUG_DEB_PACKAGE: built for that Debian package, whose name the GCC
+# version mismatch error gives instead of a rebuild command.
+KPLUG_DEB_PACKAGE ?=
 # Linked with the C driver: operator new/delete resolve to cc1's own (cc1
 # exports them), so loading kplug does not map libstdc++.so into every cc1.
 PLUGIN_LD	?= $(patsubst %g++,%gcc,$(CXX))
@@ -65,7 +73,7 @@ REPORT_SRCS	:= $(sort $(wildcard tools/report/*.c)) config/kplug-json.c
 REPORT_HDRS	:= $(wildcard tools/report/*.h) config/kplug-json.h
 TOOLS		:= $(patsubst tools/%.c,tools/%,$(wildcard tools/*.c)) tools/kplug-report
 
-.PHONY: print-deps torture-full FORCE all plugin tools install uninstall deps ensure-deps check check-quick check-kernel clean prereqs example torture fuzz
+.PHONY: man install-tools deb print-deps torture-full FORCE all plugin tools install uninstall deps ensure-deps check check-quick check-kernel clean prereqs example torture fuzz
 
 all: plugin tools
 
@@ -95,7 +103,7 @@ plugin: $(KPLUG_SO)
 # plugin_init and plugin_is_GPL_compatible exported, no libstdc++.
 $(KPLUG_SO): $(PLUGIN_OBJS) kplug-link.sh $(PROFILE) $(RELINK) | prereqs
 	@mkdir -p $(dir $@)
-	$(SHELL) kplug-link.sh $@ $(CC) "$(PLUGIN_LD)" $(INIH_LIB) $(PLUGIN_OBJS)
+	KPLUG_LDFLAGS="$(LDFLAGS)" $(SHELL) kplug-link.sh $@ $(CC) "$(PLUGIN_LD)" $(INIH_LIB) $(PLUGIN_OBJS)
 ifneq ($(PROFILE),)
 	@{ printf '%s\0' "$(PROFILE)" && cat "$(PROFILE)"; } > $@.profile
 	objcopy --add-section .kplug.profile=$@.profile $@ && rm -f $@.profile
@@ -117,13 +125,84 @@ tools/%: tools/%.c
 	$(HOSTCC) -O2 -g -Wall -Wextra -o $@ $< -lm
 
 tools/kplug-report: $(REPORT_SRCS) $(REPORT_HDRS) Makefile
-	$(HOSTCC) -O2 -g -Wall -Wextra -pthread -I. -o $@ $(REPORT_SRCS) -lm
+	$(HOSTCC) -O2 -g -Wall -Wextra -pthread -I. $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(REPORT_SRCS) -lm
 
 install: $(KPLUG_SO)
 	install -D -m 0644 $(KPLUG_SO) $(DESTDIR)$(PLUGIN_DIR)/kplug.so
 
 uninstall:
 	rm -f $(DESTDIR)$(PLUGIN_DIR)/kplug.so
+
+# The man pages, generated from the pages in man/ and the programs' own
+# help (man/mkman.pl): they cannot drift from it.
+KPLUG_VERSION	:= $(shell sed -n 's/^\#define KPLUG_VERSION[[:space:]]*"\(.*\)"/\1/p' kplug.h)
+MAN_PAGES	:= build/man/kplug.7 build/man/kplug-report.1 build/man/kplug-kbuild.1
+POD2MAN		= pod2man --utf8 --center=kplug --release="kplug $(KPLUG_VERSION)" \
+		  --section=$(subst .,,$(suffix $@)) --name=$(notdir $(basename $@))
+
+man: $(MAN_PAGES)
+
+build/man/kplug.7: man/kplug.7.pod man/mkman.pl $(KPLUG_SO)
+	@mkdir -p $(dir $@)
+	$(CC) -fplugin=$(abspath $(KPLUG_SO)) -fplugin-arg-kplug-help -x c -c /dev/null -o /dev/null >$@.help
+	perl man/mkman.pl $< $@.help >$@.pod
+	$(POD2MAN) $@.pod >$@
+
+build/man/kplug-report.1: man/kplug-report.1.pod man/mkman.pl tools/kplug-report
+	@mkdir -p $(dir $@)
+	tools/kplug-report --help >$@.help
+	perl man/mkman.pl $< $@.help >$@.pod
+	$(POD2MAN) $@.pod >$@
+
+build/man/kplug-kbuild.1: man/kplug-kbuild.1.pod man/mkman.pl kbuild/kplug-kbuild
+	@mkdir -p $(dir $@)
+	kbuild/kplug-kbuild --help >$@.help
+	perl man/mkman.pl $< $@.help >$@.pod
+	$(POD2MAN) $@.pod >$@
+
+# What the kplug-tools package holds (and "make install-tools" installs):
+# kplug-report, kplug-kbuild with the kbuild files and the kplug sources
+# it copies into a kernel tree, the profiles, the man pages, the docs.
+prefix		?= /usr
+KPLUG_SHARE	:= $(prefix)/share/kplug
+KPLUG_DOC	?= $(prefix)/share/doc/kplug-tools
+KPLUG_SHARED	:= kplug.c kplug.h kplug-link.sh $(sort $(wildcard passes/*.[ch] compat/*.[ch] \
+			config/*.[ch] config/*.ini)) $(shell cd kbuild && find tree patches -type f | sort)
+
+install-tools: tools/kplug-report man
+	install -D -m 0755 tools/kplug-report $(DESTDIR)$(prefix)/bin/kplug-report
+	install -D -m 0755 kbuild/kplug-kbuild $(DESTDIR)$(KPLUG_SHARE)/kbuild/kplug-kbuild
+	ln -sf ../share/kplug/kbuild/kplug-kbuild $(DESTDIR)$(prefix)/bin/kplug-kbuild
+	$(foreach f,$(filter-out tree/% patches/%,$(KPLUG_SHARED)),install -D -m $(if $(filter %.sh,$(f)),0755,0644) \
+		$(f) $(DESTDIR)$(KPLUG_SHARE)/$(f) &&) true
+	$(foreach f,$(filter tree/% patches/%,$(KPLUG_SHARED)),install -D -m 0644 \
+		kbuild/$(f) $(DESTDIR)$(KPLUG_SHARE)/kbuild/$(f) &&) true
+	install -D -m 0644 build/man/kplug.7 $(DESTDIR)$(prefix)/share/man/man7/kplug.7
+	install -D -m 0644 build/man/kplug-report.1 $(DESTDIR)$(prefix)/share/man/man1/kplug-report.1
+	install -D -m 0644 build/man/kplug-kbuild.1 $(DESTDIR)$(prefix)/share/man/man1/kplug-kbuild.1
+	install -D -m 0644 -t $(DESTDIR)$(KPLUG_DOC) README.md docs/*.md
+
+# Debian packages, built with dpkg-buildpackage from a copy of this tree
+# (the files git knows, committed or not, or the whole tree without build
+# output) in DEB_OUT, then checked with lintian (errors and warnings fail;
+# the justified ones are overridden in debian/*.lintian-overrides).
+DEB_OUT		?= out/deb
+
+deb:
+	@command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null && \
+		command -v lintian >/dev/null && command -v fakeroot >/dev/null || \
+		{ echo "kplug: make deb needs dpkg-dev, debhelper, fakeroot and lintian: apt-get install dpkg-dev debhelper fakeroot lintian (or: make deps)" >&2; exit 1; }
+	rm -rf $(DEB_OUT) && mkdir -p $(DEB_OUT)/kplug-$(KPLUG_VERSION)
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		git ls-files -z -c -o --exclude-standard | \
+			xargs -0 -r sh -c 'for f; do [ -e "$$f" ] && printf "%s\0" "$$f"; done' sh | \
+			tar --null -T - -cf - ; \
+	else \
+		tar --exclude=./out --exclude=./build --exclude=./tests/out --exclude='*.so' -cf - . ; \
+	fi | tar -C $(DEB_OUT)/kplug-$(KPLUG_VERSION) -xf -
+	cd $(DEB_OUT)/kplug-$(KPLUG_VERSION) && dpkg-buildpackage -b -us -uc
+	lintian --fail-on error,warning $(DEB_OUT)/*.changes
+	@ls $(DEB_OUT)/*.deb
 
 deps:
 	@tools/ensure-deps --force $(DEPS_PKGS)
@@ -157,7 +236,7 @@ example:
 	example/run.sh
 
 clean:
-	rm -rf build kplug.so kplug.so.build $(TOOLS)
+	rm -rf build kplug.so kplug.so.build $(TOOLS) out
 
 # Hardening (docs/hardening.md).  torture: GCC's C torture suite with every
 # kplug pass on, a seeded sample per level (-O0 -O1 -O2 -Os -O3, -g

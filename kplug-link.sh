@@ -12,6 +12,9 @@
 #           never loaded into cc1
 #   INIH    libinih.a
 #
+# KPLUG_LDFLAGS (word-split) goes into the final link only: the Debian
+# build's hardening flags (-Wl,-z,relro -Wl,-z,now).
+#
 # The recipe:
 # - Every undefined GCC symbol becomes a weak reference, except those of
 #   compat/version-check.o (what runs before the version check) and of
@@ -59,7 +62,8 @@ $linker -nostdlib -r -o "$tmp/all.o" "$@"
 objcopy --weaken-symbols="$tmp/weaken" "$tmp/all.o"
 printf '{\n\tglobal: plugin_init; plugin_is_GPL_compatible;\n\tlocal: *;\n};\n' \
 	>"$tmp/exports.map"
-$linker -shared -Wl,--exclude-libs,ALL -Wl,--version-script="$tmp/exports.map" \
+# shellcheck disable=SC2086
+$linker ${KPLUG_LDFLAGS:-} -shared -Wl,--exclude-libs,ALL -Wl,--version-script="$tmp/exports.map" \
 	-o "$out.tmp" "$tmp/all.o" "$inih"
 
 # The checks.

@@ -12,9 +12,15 @@
 #include "kplug.h"
 #include "plugin-version.h"
 
-/* How to rebuild: in the kernel tree, or in the kplug repository. */
+/*
+ * How to rebuild: in the kernel tree, from a Debian package (it depends on
+ * the exact GCC build: a mismatch means a forced install or a plugin
+ * copied elsewhere), or in the kplug repository.
+ */
 #ifdef KPLUG_KBUILD_OBJTREE
 #define KPLUG_REBUILD	"make -C " KPLUG_KBUILD_OBJTREE " CC=%s scripts"
+#elif defined(KPLUG_DEB_PACKAGE)
+#define KPLUG_REBUILD	"install the " KPLUG_DEB_PACKAGE " package built for this %s"
 #else
 #ifndef KPLUG_SRCDIR
 #define KPLUG_SRCDIR	"<kplug source>"
