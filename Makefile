@@ -34,6 +34,8 @@ EXAMPLE_PKGS	:= g++ make binutils libinih-dev $(if $(GCC_MAJOR),$(PLUGIN_PKG),gc
 # a test calls comes from one of these or from a required package).
 # libclang-rt-14-dev (libFuzzer) is only a Recommends of clang: named here;
 # clang-tools-14 has sancov-14 (reads .sancov files, tests/34).
+# dpkg-dev, debhelper, fakeroot, lintian: make deb (tests/70); man-db:
+# man -w and the rendering of the man pages (tests/70, tests/71).
 DEPS_PKGS	:= g++ make libinih-dev gcc-12-plugin-dev gcc-11 gcc-11-plugin-dev \
 		   gcc-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu \
 		   gcc-arm-linux-gnueabi gcc-12-plugin-dev-arm-linux-gnueabi \
@@ -41,7 +43,8 @@ DEPS_PKGS	:= g++ make libinih-dev gcc-12-plugin-dev gcc-11 gcc-11-plugin-dev \
 		   qemu-system-x86 flex bison bc libelf-dev libssl-dev cpio \
 		   xz-utils perl python3 valgrind binutils clang clang-14 \
 		   libclang-rt-14-dev llvm-14 clang-tools-14 rsync kmod time patch \
-		   ccache icecc iproute2
+		   ccache icecc iproute2 \
+		   git dpkg-dev debhelper fakeroot lintian man-db
 
 PLUGIN_CXXFLAGS	:= -fPIC -fno-rtti -fno-exceptions -fasynchronous-unwind-tables \
 		   -std=gnu++11 -O2 -g -Wall -Wextra -Wno-unused-parameter \

@@ -20,12 +20,18 @@
 #ifdef KPLUG_KBUILD_OBJTREE
 #define KPLUG_REBUILD	"make -C " KPLUG_KBUILD_OBJTREE " CC=%s scripts"
 #elif defined(KPLUG_DEB_PACKAGE)
-#define KPLUG_REBUILD	"install the " KPLUG_DEB_PACKAGE " package built for this %s"
+/* gcc-MAJOR-kplug, MAJOR from the loaded GCC's version */
+#define KPLUG_REBUILD	"apt-get install gcc-%.*s-kplug (this kplug.so is from " \
+			KPLUG_DEB_PACKAGE ")"
+#define KPLUG_REBUILD_ARGS	(int)strcspn(version->basever, "."), version->basever
 #else
 #ifndef KPLUG_SRCDIR
 #define KPLUG_SRCDIR	"<kplug source>"
 #endif
 #define KPLUG_REBUILD	"make -C " KPLUG_SRCDIR " CC=%s clean install"
+#endif
+#ifndef KPLUG_REBUILD_ARGS
+#define KPLUG_REBUILD_ARGS	driver_name()
 #endif
 
 static void describe_gcc(char *buf, size_t len,
@@ -36,7 +42,7 @@ static void describe_gcc(char *buf, size_t len,
 }
 
 /* The driver's name without its directory, for the rebuild command. */
-static const char *driver_name(void)
+static const char * ATTRIBUTE_UNUSED driver_name(void)
 {
 	const char *driver = getenv("COLLECT_GCC");	/* set by the gcc driver */
 	const char *slash;
@@ -66,7 +72,7 @@ bool kplug_check_gcc_version(struct plugin_gcc_version *version)
 		why = ", same version but a different build configuration";
 	if (asprintf(&line, "kplug: kplug.so was built for %s but loaded into %s%s; "
 		     "rebuild it for this compiler: " KPLUG_REBUILD,
-		     built, loaded, why, driver_name()) < 0)
+		     built, loaded, why, KPLUG_REBUILD_ARGS) < 0)
 		line = NULL;
 	error("%s", line ? line : "kplug: kplug.so was built for another GCC");
 	free(line);

@@ -1,0 +1,174 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The Debian packages as a user meets them: "make deb" in a clean clone
+# (dpkg-buildpackage, lintian), gcc-12-kplug and gcc-11-kplug pinned to the
+# exact gcc-N/cpp-N build, dpkg -i, gcc -fplugin=kplug and kplug-report
+# with no path, the man pages, kplug-kbuild apply from /usr/share/kplug on
+# a small copy of a Linux 6.12 tree, a package pinned to another gcc-12
+# build refused by dpkg, and dpkg -r removing every file.  The machine is
+# left as it was found: the packages are removed at the end, also on
+# failure (trap), and the test refuses to run over a kplug installed by
+# hand or by package.
+. "$(dirname "$0")/lib.sh"
+PKGS="gcc-12-kplug gcc-11-kplug kplug-tools"
+ALL_PKGS="$PKGS gcc-12-kplug-dbgsym gcc-11-kplug-dbgsym kplug-tools-dbgsym"
+FIX=$TOP/tests/fixtures
+PLUG12=$(gcc-12 -print-file-name=plugin)
+PLUG11=$(gcc-11 -print-file-name=plugin)
+
+if [ "$(id -u)" != 0 ]; then
+	skip "dpkg -i needs root (make check runs as root in CI)"
+	done_testing
+fi
+installed() { dpkg-query -W -f='${Package} ${Status}\n' $ALL_PKGS 2>/dev/null | grep -v ' not-installed$'; }
+before=$(installed)
+is "$before" "" "no kplug package installed before the test (else: dpkg --purge $PKGS)"
+[ ! -e "$PLUG12/kplug.so" ] && [ ! -e "$PLUG11/kplug.so" ]
+ok $? "no kplug.so in the plugin directories before the test (else: make uninstall; make CC=gcc-11 uninstall)"
+[ -z "$before" ] && [ ! -e "$PLUG12/kplug.so" ] && [ ! -e "$PLUG11/kplug.so" ] || done_testing
+
+W=$(mktemp -d "$OUT/deb.XXXXXX")
+cleanup() {
+	# shellcheck disable=SC2086
+	dpkg --purge $ALL_PKGS >/dev/null 2>&1
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# Bad input: without the packaging tools, one line naming the packages.
+mkdir -p "$W/nopath"
+msg=$(cd "$TOP" && PATH=$W/nopath /usr/bin/make -s deb 2>&1 | grep '^kplug:')
+is "$msg" "kplug: make deb needs dpkg-dev, debhelper, fakeroot and lintian: apt-get install dpkg-dev debhelper fakeroot lintian (or: make deps)" \
+	"make deb without the packaging tools: one line naming them"
+
+git clone -q "$TOP" "$W/src"
+ok $? "git clone of the repository ($(git -C "$TOP" rev-parse --short HEAD))"
+(cd "$W/src" && nice -n 19 make deb DEB_OUT="$W/out") >"$W/make-deb.log" 2>&1
+ok $? "make deb in the clean clone (dpkg-buildpackage, lintian --fail-on error,warning)" ||
+	diag "$(tail -n 30 "$W/make-deb.log")"
+deb=()
+for p in $PKGS; do
+	deb[${#deb[@]}]=$W/out/${p}_$(dpkg-parsechangelog -l "$W/src/debian/changelog" -S Version)_$(dpkg --print-architecture).deb
+done
+ls "${deb[@]}" >/dev/null
+ok $? "the packages: $PKGS"
+
+# lintian: no error, no warning (overrides carry their reason); and it
+# can fail: a package without its copyright file is an error.
+lintian --fail-on none "$W"/out/*.changes >"$W/lintian.txt" 2>&1
+is "$(grep -E '^[EW]: ' "$W/lintian.txt")" "" "lintian: no error and no warning"
+mkdir -p "$W/bad"
+dpkg-deb -R "${deb[0]}" "$W/bad/x" && rm "$W/bad/x/usr/share/doc/gcc-12-kplug/copyright" &&
+	dpkg-deb -b "$W/bad/x" "$W/bad/gcc-12-kplug_0_amd64.deb" >/dev/null
+lintian --fail-on none "$W/bad/gcc-12-kplug_0_amd64.deb" 2>&1 | grep -q '^E: gcc-12-kplug: no-copyright-file'
+ok $? "self-check: lintian reports a package without copyright file as an error"
+
+# The pin: the exact gcc-N and cpp-N (cc1) build, as gcc-N-plugin-dev pins gcc-N.
+for v in 12 11; do
+	d=$(dpkg-deb -f "$W/out/gcc-$v-kplug_"*"_$(dpkg --print-architecture).deb" Depends)
+	gv=$(dpkg-query -W -f='${Version}' "gcc-$v")
+	cv=$(dpkg-query -W -f='${Version}' "cpp-$v")
+	pin=$(dpkg-query -W -f='${Depends}' "gcc-$v-plugin-dev" | tr ',' '\n' | sed -n "s/^ *\(gcc-$v (= .*)\)$/\1/p")
+	grep -qF "gcc-$v (= $gv)" <<<"$d" && grep -qF "cpp-$v (= $cv)" <<<"$d" && grep -qF "$pin" <<<"$d"
+	ok $? "gcc-$v-kplug depends on gcc-$v (= $gv) and cpp-$v (= $cv), gcc-$v-plugin-dev's pin '$pin'"
+	dpkg-deb -c "$W/out/gcc-$v-kplug_"*.deb | grep -q " \.$(gcc-$v -print-file-name=plugin)/kplug.so$"
+	ok $? "gcc-$v-kplug holds kplug.so in gcc-$v -print-file-name=plugin"
+done
+
+dpkg -i "${deb[@]}" >"$W/install.log" 2>&1
+ok $? "dpkg -i $PKGS" || diag "$(cat "$W/install.log")"
+dpkg -L $PKGS | sort -u >"$W/files"
+
+cd "$FIX" || exit 1
+is "$(gcc -fplugin=kplug -fplugin-arg-kplug-enable=cyc_complexity -O2 -c sample.c -o /dev/null 2>&1)" \
+	"$(cat sample.O2.expected)" "gcc -fplugin=kplug (no path): the 2016 lines"
+is "$(gcc-11 -fplugin=kplug -fplugin-arg-kplug-enable=cyc_complexity -O2 -c sample.c -o /dev/null 2>&1)" \
+	"$(cat sample.O2.expected)" "gcc-11 -fplugin=kplug (no path): the 2016 lines"
+gcc -fplugin=kplug -fplugin-arg-kplug-enable=cyc_complexity -fplugin-arg-kplug-cyc_complexity-format=jsonl \
+	-fplugin-arg-kplug-cyc_complexity-output="$W/cyc.jsonl" -O2 -c sample.c -o /dev/null
+top=$(kplug-report top -n 1 "$W/cyc.jsonl" 2>&1)
+ok $([ "$(command -v kplug-report)" = /usr/bin/kplug-report ] &&
+	grep -q "$(sort -k3,3n sample.O2.expected | tail -n 1 | sed 's/.*://')" <<<"$top"; echo $?) \
+	"kplug-report top (from /usr/bin) names the most complex function"
+out=$(gcc -fplugin=kplug -fplugin-arg-kplug-config=/usr/share/kplug/config/ci-gate.ini -O2 -c sample.c -o /dev/null 2>&1)
+ok $? "the shipped profile /usr/share/kplug/config/ci-gate.ini loads"
+err=$(gcc-12 -fplugin="$PLUG11/kplug.so" -x c -c /dev/null -o /dev/null 2>&1)
+ok $([ $? = 1 ] && grep -q "rebuild it for this compiler: apt-get install gcc-12-kplug (this kplug.so is from gcc-11-kplug)" <<<"$err"; echo $?) \
+	"gcc-11's kplug.so in gcc-12: one line naming the package"
+diag "$err"
+cd "$W" || exit 1
+
+# The man pages: found, rendered without a groff warning, the same as the build's.
+for page in 7:kplug 1:kplug-report 1:kplug-kbuild; do
+	is "$(man -w "${page#*:}")" "/usr/share/man/man${page%%:*}/${page#*:}.${page%%:*}.gz" "man -w ${page#*:}"
+	w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 "${page%%:*}" "${page#*:}" 2>&1 >/dev/null)
+	is "$w" "" "man ${page#*:}: no groff warning"
+done
+LC_ALL=C.UTF-8 MANWIDTH=200 man 7 kplug 2>/dev/null | grep -o 'fplugin-arg-kplug-[a-z_-]*[a-z]' | sort -u >"$W/man-opts"
+gcc -fplugin=kplug -fplugin-arg-kplug-help -x c -c /dev/null -o /dev/null |
+	sed -n 's/^    \([a-z_-]*\) (default .*/fplugin-arg-kplug-\1/p' | sort >"$W/help-opts"
+[ -s "$W/help-opts" ] && [ -z "$(comm -13 "$W/man-opts" "$W/help-opts")" ]
+ok $? "every option of the installed plugin's help is in the installed kplug(7)"
+
+# kplug-kbuild from /usr/share/kplug on a small copy of Linux 6.12: the
+# files check_tree reads and the files the hooks change.
+k=$W/linux-6.12
+files="Makefile scripts/Kbuild.include $(for p in /usr/share/kplug/kbuild/patches/linux-6.12/*.patch; do
+	sed -n 's|^+++ b/||p' "$p" | head -n 1; done)"
+if [ -f "$CACHE/linux-6.12/.extracted" ]; then
+	mkdir -p "$k" && (cd "$CACHE/linux-6.12" && cp --parents $files "$k")
+else
+	mkdir -p "$k" && tar -C "$k" --strip-components=1 -xf /usr/src/linux-source-6.12.tar.xz \
+		$(printf 'linux-source-6.12/%s ' $files)
+fi
+ok $? "small copy of Linux 6.12 ($(wc -w <<<"$files") files)"
+cp -a "$k" "$W/pristine"
+msg=$(kplug-kbuild apply "$k" 2>&1)
+ok $([ $? = 0 ] && [ "$(command -v kplug-kbuild)" = /usr/bin/kplug-kbuild ]; echo $?) "kplug-kbuild apply (from /usr/bin)"
+diag "$msg"
+cmp -s /usr/share/kplug/kplug.c "$k/scripts/gcc-plugins/kplug/kplug.c" &&
+	cmp -s /usr/share/kplug/passes/sancov.c "$k/scripts/gcc-plugins/kplug/passes/sancov.c" &&
+	grep -q 'source "scripts/gcc-plugins/kplug/Kconfig"' "$k/scripts/gcc-plugins/Kconfig"
+ok $? "the sources of /usr/share/kplug are in scripts/gcc-plugins/kplug, the hooks in place"
+grep -q 'see /usr/share/doc/kplug-tools/kbuild.md' <<<"$msg"
+ok $? "apply points at the installed docs"
+is "$(kplug-kbuild status "$k")" "integrated: $k (Linux 6.12), kplug sources match /usr/share/kplug" \
+	"kplug-kbuild status: integrated, sources match /usr/share/kplug"
+kplug-kbuild revert "$k" >/dev/null && diff -r "$W/pristine" "$k" >/dev/null
+ok $? "kplug-kbuild revert: the copy as it was"
+is "$(kplug-kbuild apply "$W/nonexistent" 2>&1)" "kplug-kbuild: $W/nonexistent: no such directory" \
+	"kplug-kbuild apply on a missing directory: one line"
+
+# A gcc-12-kplug built against another gcc-12 build: dpkg refuses to
+# configure it (dependency problems) and kplug.so stays unusable.
+dpkg-deb -R "${deb[0]}" "$W/other"
+sed -i 's/^\(Depends: .*gcc-12 (= [^)]*\))/\1+other1)/; s/^\(Depends: .*cpp-12 (= [^)]*\))/\1+other1)/' \
+	"$W/other/DEBIAN/control"
+sed -i 's/^Version: .*/&+other1/' "$W/other/DEBIAN/control"
+dpkg-deb -b "$W/other" "$W/gcc-12-kplug-other.deb" >/dev/null
+grep -q "gcc-12 (= $(dpkg-query -W -f='${Version}' gcc-12)+other1)" "$W/other/DEBIAN/control"
+ok $? "a gcc-12-kplug pinned to another gcc-12 build"
+dpkg -r gcc-12-kplug >/dev/null 2>&1
+dpkg -i "$W/gcc-12-kplug-other.deb" >"$W/other.log" 2>&1
+rc=$?
+ok $([ $rc = 1 ] && grep -q "dependency problems prevent configuration of gcc-12-kplug" "$W/other.log" &&
+	grep -q "depends on gcc-12 (= .*+other1)" "$W/other.log"; echo $?) \
+	"dpkg -i refuses it: dependency problems (exit $rc)"
+diag "$(grep -A3 'dependency problems' "$W/other.log")"
+is "$(dpkg-query -W -f='${Status}' gcc-12-kplug)" "install ok unpacked" "... and leaves it unconfigured"
+dpkg --purge gcc-12-kplug >/dev/null 2>&1
+dpkg -i "${deb[0]}" >/dev/null 2>&1
+ok $? "the right gcc-12-kplug installs again"
+
+# dpkg -r removes every file the packages installed.
+dpkg -r $PKGS >"$W/remove.log" 2>&1
+ok $? "dpkg -r $PKGS"
+left=$(while read -r f; do [ -e "$f" ] && [ ! -d "$f" ] && echo "$f"; done <"$W/files")
+is "$left" "" "no file of the packages is left"
+[ ! -e "$PLUG12/kplug.so" ] && [ ! -e "$PLUG11/kplug.so" ] && [ ! -e /usr/share/kplug ]
+ok $? "nothing left in the plugin directories, no /usr/share/kplug"
+man -w kplug >/dev/null 2>&1
+is $? 16 "man -w kplug: no page any more"
+is "$(installed | grep -v ' deinstall ok config-files$')" "" "dpkg -l: no kplug package installed"
+done_testing
