@@ -203,8 +203,9 @@ deb:
 	else \
 		tar --exclude=./out --exclude=./build --exclude=./tests/out --exclude='*.so' -cf - . ; \
 	fi | tar -C $(DEB_OUT)/kplug-$(KPLUG_VERSION) -xf -
-	cd $(DEB_OUT)/kplug-$(KPLUG_VERSION) && dpkg-buildpackage -b -us -uc
-	lintian --fail-on error,warning $(DEB_OUT)/*.changes
+	cd $(DEB_OUT)/kplug-$(KPLUG_VERSION) && dpkg-buildpackage -b -us -uc -jauto
+	lintian --fail-on error,warning $(DEB_OUT)/*.changes >$(DEB_OUT)/lintian.txt 2>&1; \
+		rc=$$?; cat $(DEB_OUT)/lintian.txt; exit $$rc
 	@ls $(DEB_OUT)/*.deb
 
 deps:
