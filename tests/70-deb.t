@@ -26,6 +26,8 @@ is "$before" "" "no kplug package installed before the test (else: dpkg --purge 
 [ ! -e "$PLUG12/kplug.so" ] && [ ! -e "$PLUG11/kplug.so" ]
 ok $? "no kplug.so in the plugin directories before the test (else: make uninstall; make CC=gcc-11 uninstall)"
 [ -z "$before" ] && [ ! -e "$PLUG12/kplug.so" ] && [ ! -e "$PLUG11/kplug.so" ] || done_testing
+plugdirs() { ls -A "$PLUG12" "$PLUG11"; }
+plugdirs_before=$(plugdirs)
 
 W=$(mktemp -d "$OUT/deb.XXXXXX")
 cleanup() {
@@ -164,8 +166,9 @@ dpkg -r $PKGS >"$W/remove.log" 2>&1
 ok $? "dpkg -r $PKGS"
 left=$(while read -r f; do [ -e "$f" ] && [ ! -d "$f" ] && echo "$f"; done <"$W/files")
 is "$left" "" "no file of the packages is left"
-[ ! -e "$PLUG12/kplug.so" ] && [ ! -e "$PLUG11/kplug.so" ] && [ ! -e /usr/share/kplug ]
-ok $? "nothing left in the plugin directories, no /usr/share/kplug"
+is "$(plugdirs)" "$plugdirs_before" "the plugin directories as before the test"
+[ ! -e /usr/share/kplug ]
+ok $? "no /usr/share/kplug"
 man -w kplug >/dev/null 2>&1
 is $? 16 "man -w kplug: no page any more"
 is "$(installed | grep -v ' deinstall ok config-files$')" "" "dpkg -l: no kplug package installed"
