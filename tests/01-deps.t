@@ -29,13 +29,18 @@ file /usr/lib/gcc/x86_64-linux-gnu/11/plugin/include/plugin-version.h
 file /usr/lib/gcc-cross/aarch64-linux-gnu/12/plugin/include/plugin-version.h
 file /usr/lib/gcc-cross/arm-linux-gnueabi/12/plugin/include/plugin-version.h"
 
+# Files kplug's own packages install (tests/70 builds and installs them):
+# no package of the list provides those.
+OWN_FILES='^file /usr/(bin/kplug-|share/kplug(/|$)|share/doc/kplug-tools(/|$))'
+
 # "WHAT PATH" for every tool and file used, or "WHAT !problem".
 used() {
 	local kind what path
 	{
 		perl "$TOP/tests/tools-used.pl" tests/*.t tests/*.sh tests/*/*.sh \
 			tests/kernel/*.pl tests/sancov/*.pl example/*.sh example/*/*.sh \
-			bench/*.sh tests/fuzz/Makefile Makefile .ci/run tools/ensure-deps
+			bench/*.sh tests/fuzz/Makefile Makefile .ci/run tools/ensure-deps |
+			grep -v -E "$OWN_FILES"
 		echo "$INDIRECT"
 	} | sort -u | while read -r kind what; do
 		if [ "$kind" = file ]; then
