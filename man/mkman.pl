@@ -55,13 +55,13 @@ if ($page =~ /kplug\.7\.pod$/) {
 	for my $l (@help[1 .. $#help]) {
 		if ($l =~ /^  (\w+): (.*)$/) {
 			$out .= "=back\n\n" if $in_pass;
-			$out .= "=head2 $1\n\n" . esc($2) . ".\n\n=over 4\n\n";
+			$out .= "=head2 $1\n\n" . ucfirst(esc($2)) . ".\n\n=over 4\n\n";
 			$in_pass = 1;
 		} elsif ($l =~ /^    ([\w-]+) \(default (.*?)\): (.*)$/) {
 			$in_pass or fail("$helpfile: option '$1' before any pass");
 			my $def = $2 eq 'unset' ? 'none' : "B<$2>";
 			$out .= "=item B<-fplugin-arg-kplug-$1=>I<VALUE>\n\n" .
-				"Default: $def.  " . esc($3) . ".\n\n";
+				"Default: $def.  " . ucfirst(esc($3)) . ".\n\n";
 		} elsif ($l =~ /\S/) {
 			fail("$helpfile: unexpected line '$l'");
 		}
@@ -78,10 +78,10 @@ if ($page =~ /kplug\.7\.pod$/) {
 		} elsif ($l =~ /^options:$/) {
 			$part = 'opt';
 		} elsif ($l =~ /^exit status: (.*)$/) {
-			$exit = esc($1) . ".\n";
+			$exit = ucfirst(esc($1)) . ".\n";
 			$part = 'exit';
 		} elsif ($part ne 'opt' && $l =~ /^  (\w+)\s+(.*)$/) {
-			$cmds .= "=item B<$1>\n\n" . esc($2) . ".\n\n";
+			$cmds .= "=item B<$1>\n\n" . ucfirst(esc($2)) . ".\n\n";
 		} elsif ($part eq 'opt' && $l =~ /^  (-\S+(?:, -\S+| [A-Z]+(?:, -\S+)?)?)\s+(.*)$/) {
 			push @opts, [$1, $2];
 		} elsif ($part eq 'opt' && @opts && $l =~ /^\s{5,}(.*)$/) {
@@ -93,7 +93,7 @@ if ($page =~ /kplug\.7\.pod$/) {
 	$syn && $cmds && @opts && $exit or fail("$helpfile: no usage, command, option or exit status line");
 	%repl = (SYNOPSIS => $syn, COMMANDS => "=over 4\n\n$cmds=back\n",
 		 OPTIONS => "=over 4\n\n" . join('', map { "=item B<" . esc($_->[0]) . ">\n\n" .
-							esc($_->[1]) . ".\n\n" } @opts) . "=back\n",
+							ucfirst(esc($_->[1])) . ".\n\n" } @opts) . "=back\n",
 		 EXIT => $exit);
 } elsif ($page =~ /kplug-kbuild\.1\.pod$/) {
 	my ($syn, $cmds, $desc) = ('', '', '');
@@ -101,7 +101,7 @@ if ($page =~ /kplug\.7\.pod$/) {
 		if ($l =~ /^kplug-kbuild (\S+)(?: +([A-Z_]+))?\s{2,}(.*)$/) {
 			my ($c, $a, $d) = ($1, $2, $3);
 			$syn .= "B<kplug-kbuild> B<$c>" . ($a ? " I<$a>" : '') . "\n\n";
-			$cmds .= "=item B<$c>" . ($a ? " I<$a>" : '') . "\n\n" . esc($d) . ".\n\n";
+			$cmds .= "=item B<$c>" . ($a ? " I<$a>" : '') . "\n\n" . ucfirst(esc($d)) . ".\n\n";
 		} else {
 			$desc .= esc($l) . "\n";
 		}
