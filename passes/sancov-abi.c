@@ -170,10 +170,22 @@ static tree sancov_abi_array(tree fndecl, const char *section, tree elt_type,
 	return var;
 }
 
+/*
+ * Element I of ARRAY.  The guard's address is &array[i]; the inline modes
+ * load and store MEM[&array + offset] directly: the form GCC's own folding
+ * gives them later anyway, and cheaper for the passes that follow (alias
+ * queries and value numbering need no index arithmetic).
+ */
 static tree sancov_abi_elt(tree array, unsigned int i)
 {
-	return build4(ARRAY_REF, TREE_TYPE(TREE_TYPE(array)), array,
-		      size_int(i), NULL_TREE, NULL_TREE);
+	tree type = TREE_TYPE(TREE_TYPE(array));
+
+	if (abi.mode == SANCOV_ABI_GUARD)
+		return build4(ARRAY_REF, type, array, size_int(i), NULL_TREE,
+			      NULL_TREE);
+	return build2(MEM_REF, type, build_fold_addr_expr(array),
+		      build_int_cst(build_pointer_type(type),
+				    i * tree_to_uhwi(TYPE_SIZE_UNIT(type))));
 }
 
 /* The point's code: a guard call, a counter increment or a flag store. */
