@@ -30,12 +30,14 @@ mkdir -p "$KOUT"
 # its objects, 52 boots it, 53 checks its profile object by object, 55
 # recompiles a sample of it.  tinyconfig + $KT_X86_BOOT + $KT_KPLUG with
 # the per-subsystem profile tests/kernel/profiles/paths.ini, which turns
-# sancov off in the directories of KT_X86_SANCOV_OFF.
+# sancov off in the directories of KT_X86_SANCOV_OFF.  kt_build_x86 NAME
+# builds the same configuration in $KOUT/NAME (54: through icecream and
+# ccache, with KT_MAKE_VARS and KT_MAKE_WRAP).
 KT_X86=x86_64-6.12-paths
 KT_X86_SANCOV_OFF="lib/ mm/"
 kt_build_x86() {
 	# shellcheck disable=SC2086
-	kt_build $KT_X86 6.12 x86_64 $KT_KPLUG $KT_X86_BOOT 'KPLUG_PROFILE="kplug-test/paths.ini"'
+	kt_build "${1:-$KT_X86}" 6.12 x86_64 $KT_KPLUG $KT_X86_BOOT 'KPLUG_PROFILE="kplug-test/paths.ini"'
 }
 
 # Make variables per architecture.
