@@ -5,17 +5,16 @@
 # reading every object of it: find DIR -name '*.o' -exec cat {} + >
 # /dev/null, side by side in one run.  Each command runs 3 times,
 # alternating, page cache warm; the best wall time of each is kept.
-# The build is the kernel tests' x86_64-6.12-paths (tests/kernel/lib-kernel.sh,
-# cached; built here when missing).  Target: collect <= 1.5x the read.
+# The build is the kernel tests' shared x86_64 build (kt_build_x86 in
+# tests/kernel/lib-kernel.sh, cached; built here when missing).  Target: collect <= 1.5x the read.
 set -u
 . "$(dirname "$0")/../tests/lib.sh"
 . "$TOP/tests/kernel/lib-kernel.sh"
 REPORT=$TOP/tools/kplug-report
 [ -x "$REPORT" ] || make -s -C "$TOP" tools/kplug-report || exit 2
 
-NAME=x86_64-6.12-paths
-# shellcheck disable=SC2086
-kt_build $NAME 6.12 x86_64 $KT_KPLUG $KT_X86_BOOT 'KPLUG_PROFILE="kplug-test/paths.ini"' 2>/dev/null ||
+NAME=$KT_X86
+kt_build_x86 2>/dev/null ||
 	{ echo "bench/collect.sh: cannot build $NAME" >&2; exit 2; }
 B=$KOUT/$NAME
 
