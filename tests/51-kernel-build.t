@@ -46,7 +46,7 @@ check_build() {
 	ok $(($(chk kcovn) > 5 ? 0 : 1)) "$name: $(chk kcovn) KCOV_INSTRUMENT := n objects built"
 	is "$(chk kcovn_inst)/$(chk kcovn_calls)" 0/0 "$name: none of them got sancov arguments or call sites"
 	report=$KOUT/$name/.kt-cyc.jsonl
-	kt_cyc_records "$name" >"$report"
+	kt_cyc_records "$name" "$arch" >"$report"
 	ok $(($(wc -l <"$report") > 1000 ? 0 : 1)) \
 		"$name: $(wc -l <"$report") cyc_complexity records embedded in the objects"
 	perl -MJSON::PP -ne '$r = decode_json($_); exit 1 unless $r->{M} =~ /^\d+$/ && $r->{function} ne ""' "$report"
