@@ -233,11 +233,10 @@ check-kernel: ensure-deps
 	perl tests/harness.pl tests/5*-kernel*.t
 
 # The Linux 6.12 build through icecream and ccache compared with the local
-# one (tests/kernel/icecc-kernel.t, docs/distributed.md): about a cold and a
-# warm kernel build more, so not yet in make check (CI budget).
+# one (docs/distributed.md); also part of make check.
 check-icecc: ensure-deps
 	@$(MAKE) --no-print-directory all
-	perl tests/harness.pl tests/kernel/icecc-kernel.t
+	perl tests/harness.pl tests/54-kernel-icecc.t
 
 # The bundled example: complexity report and sancov coverage.  Installs
 # only what the example needs, not the test suite's packages.

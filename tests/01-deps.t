@@ -37,7 +37,7 @@ OWN_FILES='^file /usr/(bin/kplug-|share/kplug(/|$)|share/doc/kplug-tools(/|$))'
 used() {
 	local kind what path
 	{
-		perl "$TOP/tests/tools-used.pl" tests/*.t tests/kernel/*.t tests/*.sh tests/*/*.sh \
+		perl "$TOP/tests/tools-used.pl" tests/*.t tests/*.sh tests/*/*.sh \
 			tests/kernel/*.pl tests/sancov/*.pl example/*.sh example/*/*.sh \
 			bench/*.sh tests/fuzz/Makefile Makefile .ci/run tools/ensure-deps |
 			grep -v -E "$OWN_FILES"
