@@ -326,7 +326,7 @@ static void place_leaves(struct work *w, struct probeset *ps)
 {
 	struct tarjan t = { 0 };
 	unsigned char *has_in, *done;
-	int v, i;
+	int v, i, c;
 
 	t.index = (int *)ps_alloc(w->nv, sizeof(int));
 	t.low = (int *)ps_alloc(w->nv, sizeof(int));
@@ -345,6 +345,8 @@ static void place_leaves(struct work *w, struct probeset *ps)
 			if (t.comp[w->impl.list[i]] != t.comp[v])
 				has_in[t.comp[w->impl.list[i]]] = 1;
 	/* prefer a node with lines, then any probe-able one */
+	for (c = 0; c < t.ncomp; c++)
+		ps->sources += !has_in[c];
 	for (i = 0; i < 2; i++)
 		for (v = 0; v < w->n; v++) {
 			int c = t.comp[v];
@@ -430,7 +432,7 @@ int probeset_place(struct probeset *ps, enum probeset_mode mode, int check)
 
 	work_init(&w, ps);
 	relations(&w, ps);
-	ps->leaves = ps->added = 0;
+	ps->leaves = ps->added = ps->sources = 0;
 	for (v = 0; v < ps->n; v++) {
 		if (mode != PS_GIVEN)
 			ps->flags[v] &= ~PS_PROBE;

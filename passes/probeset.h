@@ -43,7 +43,8 @@ struct probeset {
 	int nedges, edges_size;
 	int *from, *to;
 	/* statistics of the last probeset_place() */
-	int leaves;		/* leaf super blocks among the live nodes */
+	int leaves;		/* probes placed on leaf super blocks */
+	int sources;		/* leaf super blocks (with a probe-able node or not) */
 	int added;		/* probes added so that inference holds */
 };
 

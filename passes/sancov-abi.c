@@ -277,8 +277,8 @@ void sancov_abi_function(function *fn)
 	sancov_map_array(array);
 	for (i = 0; i < points.length(); i++) {
 		gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb(points[i]);
-		location_t loc = sancov_map_probe(points[i],
-						  gimple_location(gsi_stmt(gsi)));
+		location_t loc = sancov_map_probe(points[i], gsi_end_p(gsi) ?
+						  UNKNOWN_LOCATION : gimple_location(gsi_stmt(gsi)));
 		gimple_seq seq = sancov_abi_point_code(array, i);
 
 		gimple_seq_set_location(seq, loc);

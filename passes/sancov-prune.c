@@ -15,9 +15,16 @@
 
 static struct sancov_prune_cfg prune;
 
+/* Functions of the unit known to return, by DECL_UID: calls to them never
+ * cut (functions are compiled callees first). */
+typedef hash_set<int_hash<int, -1, -2> > uid_set;
+static uid_set *prune_returning;
+
 void sancov_prune_setup(const struct sancov_prune_cfg *cfg)
 {
 	prune = *cfg;
+	delete prune_returning;
+	prune_returning = new uid_set;
 }
 
 /*
@@ -33,12 +40,16 @@ static bool prune_cut_after(gimple *stmt)
 	tree decl;
 	int flags;
 
-	if (!call || gimple_call_internal_p(call))
+	if (!call || gimple_call_internal_p(call) || prune.cuts == SANCOV_CUTS_NONE)
 		return false;
 	flags = gimple_call_flags(call);
 	decl = gimple_call_fndecl(call);
+	if (prune.cuts == SANCOV_CUTS_INDIRECT)
+		return !decl;
 	if (decl && fndecl_built_in_p(decl) && (flags & ECF_NOTHROW) &&
 	    !(flags & ECF_RETURNS_TWICE))
+		return false;
+	if (decl && prune_returning->contains(DECL_UID(decl)))
 		return false;
 	return !((flags & (ECF_CONST | ECF_PURE)) &&
 		 !(flags & ECF_LOOPING_CONST_OR_PURE));
@@ -57,6 +68,36 @@ static bool prune_starts_unreachable(basic_block bb)
 	gimple *stmt = prune_first_stmt(bb);
 
 	return stmt && gimple_call_builtin_p(stmt, BUILT_IN_UNREACHABLE);
+}
+
+/*
+ * Note FN as returning whenever it is called, if it does as it stands: no
+ * call in it cuts, no block ends the run (a noreturn call; a block that
+ * starts with __builtin_unreachable never runs) and no abnormal edge
+ * (setjmp) enters it.  A loop that never ends does not count: no run
+ * ends inside it, and no session.
+ */
+static void prune_note_returning(function *fn)
+{
+	basic_block bb;
+	edge e;
+	edge_iterator ei;
+
+	if (prune.cuts != SANCOV_CUTS_CALLS)
+		return;
+	FOR_EACH_BB_FN(bb, fn) {
+		gimple_stmt_iterator gsi;
+
+		if (EDGE_COUNT(bb->succs) == 0 && !prune_starts_unreachable(bb))
+			return;
+		FOR_EACH_EDGE(e, ei, bb->preds)
+			if (e->flags & EDGE_ABNORMAL)
+				return;
+		for (gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+			if (prune_cut_after(gsi_stmt(gsi)))
+				return;
+	}
+	prune_returning->add(DECL_UID(fn->decl));
 }
 
 static int prune_count_pieces(basic_block bb)
@@ -90,7 +131,8 @@ static struct probeset *prune_graph(function *fn, int *bb_node)
 
 		pieces = prune_count_pieces(bb);
 		last = first + pieces - 1;
-		if (real && (prune.mode == SANCOV_PRUNE_OFF || !prune_starts_unreachable(bb)))
+		if (real ? prune.mode == SANCOV_PRUNE_OFF || !prune_starts_unreachable(bb) :
+		    prune.mode != SANCOV_PRUNE_OFF && getenv("KPLUG_PRUNE_EMPTY"))
 			ps->flags[first] |= PS_PROBEABLE;
 		if (real && !prune_starts_unreachable(bb))
 			ps->flags[first] |= PS_LINES;
@@ -98,6 +140,7 @@ static struct probeset *prune_graph(function *fn, int *bb_node)
 			probeset_edge(ps, k, k + 1);
 			probeset_edge(ps, k, PS_EXIT);
 			if (prune.kcov)
+				if (prune.kcov)
 				probeset_edge(ps, PS_ENTRY, k + 1);
 		}
 		FOR_EACH_EDGE(e, ei, bb->succs) {
@@ -165,19 +208,36 @@ static void prune_clang_rule(function *fn, struct probeset *ps, const int *bb_no
 		free_dominance_info(CDI_DOMINATORS);
 }
 
-static void prune_place(function *fn, struct probeset *ps, const int *bb_node)
+static int prune_run(function *fn, struct probeset *ps, const int *bb_node,
+		     enum sancov_prune mode)
 {
 	basic_block entry = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fn));
-	int node = bb_node[entry->index];
+	int node = bb_node[entry->index], v;
 
-	if (prune.mode == SANCOV_PRUNE_CLANG)
+	for (v = 0; v < ps->n; v++)
+		ps->flags[v] &= ~PS_PROBE;
+	if (mode == SANCOV_PRUNE_CLANG)
 		prune_clang_rule(fn, ps, bb_node);
-	if (prune.keep_entry && prune.mode != SANCOV_PRUNE_OFF &&
+	if (prune.keep_entry && mode != SANCOV_PRUNE_OFF &&
 	    (ps->flags[node] & PS_PROBEABLE))
 		ps->flags[node] |= PS_PROBE;
-	probeset_place(ps, prune.mode == SANCOV_PRUNE_OFF ? PS_OFF :
-		       prune.mode == SANCOV_PRUNE_CLANG ? PS_GIVEN : PS_MIN,
-		       prune.check);
+	return probeset_place(ps, mode == SANCOV_PRUNE_OFF ? PS_OFF :
+			      mode == SANCOV_PRUNE_CLANG ? PS_GIVEN : PS_MIN,
+			      prune.check);
+}
+
+/*
+ * min: Agrawal's leaves plus what inference needs, or Clang's rule plus
+ * what inference needs where that happens to be fewer.
+ */
+static void prune_place(function *fn, struct probeset *ps, const int *bb_node)
+{
+	if (prune.mode == SANCOV_PRUNE_MIN &&
+	    prune_run(fn, ps, bb_node, SANCOV_PRUNE_CLANG) <
+	    prune_run(fn, ps, bb_node, SANCOV_PRUNE_MIN))
+		prune_run(fn, ps, bb_node, SANCOV_PRUNE_CLANG);
+	else if (prune.mode != SANCOV_PRUNE_MIN)
+		prune_run(fn, ps, bb_node, prune.mode);
 }
 
 /* Today's points, without building any graph (no map, no pruning). */
@@ -211,6 +271,11 @@ void sancov_prune_points(function *fn, auto_vec<basic_block> *points)
 		if (bb != entry && (ps->flags[bb_node[bb->index]] & PS_PROBE))
 			points->safe_push(bb);
 	sancov_map_function(fn, ps, bb_node);
+	prune_note_returning(fn);
+	if (getenv("KPLUG_PRUNE_DEBUG"))
+		fprintf(stderr, "kplug-prune: %s nodes %d sources %d leaves %d added %d probes %u\n",
+			function_name(fn), ps->n, ps->sources, ps->leaves, ps->added,
+			points->length());
 	probeset_free(ps);
 	free(bb_node);
 }

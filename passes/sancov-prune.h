@@ -8,6 +8,13 @@
 #ifndef KPLUG_SANCOV_PRUNE_H
 #define KPLUG_SANCOV_PRUNE_H
 
+/* Which calls may end a run or a session inside them (sancov-prune-cuts). */
+enum sancov_cuts {
+	SANCOV_CUTS_CALLS,	/* any that may not return (gcov's rule) */
+	SANCOV_CUTS_INDIRECT,	/* indirect calls only (kcov's ioctl is one) */
+	SANCOV_CUTS_NONE,	/* none: Clang's assumption */
+};
+
 enum sancov_prune {
 	SANCOV_PRUNE_OFF,
 	SANCOV_PRUNE_CLANG,
@@ -19,6 +26,7 @@ struct sancov_prune_cfg {
 	bool check;		/* keep the probes inference needs */
 	bool keep_entry;	/* the entry block always gets one (pc-table) */
 	bool kcov;		/* sessions start and end inside calls (kcov) */
+	enum sancov_cuts cuts;
 };
 
 void sancov_prune_setup(const struct sancov_prune_cfg *cfg);

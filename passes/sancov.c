@@ -52,6 +52,9 @@ static const struct kplug_opt sancov_opts[] = {
 	{ "prune-session", KPLUG_OPT_ENUM, "run", "run,kcov", 0, 0,
 	  "what a coverage session spans: run (whole runs: libFuzzer, .sancov "
 	  "files) or kcov (it starts and ends inside calls: the kernel)" },
+	{ "prune-cuts", KPLUG_OPT_ENUM, "calls", "calls,indirect,none", 0, 0,
+	  "calls where a run or session may stop or start: calls (any that may "
+	  "not return), indirect (kcov's ioctl is reached by one), none (Clang)" },
 	{ "prune-check", KPLUG_OPT_BOOL, "on", NULL, 0, 0,
 	  "keep the probes coverage inference needs (off only to test the tests)" },
 	{ "float", KPLUG_OPT_BOOL, "off", NULL, 0, 0,
@@ -361,8 +364,8 @@ static void sancov_trace_pc(function *fn)
 		gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb(points[i]);
 		gimple *call = gimple_build_call(sancov_decls[FN_PC], 0);
 
-		gimple_set_location(call, sancov_map_probe(points[i],
-						gimple_location(gsi_stmt(gsi))));
+		gimple_set_location(call, sancov_map_probe(points[i], gsi_end_p(gsi) ?
+						UNKNOWN_LOCATION : gimple_location(gsi_stmt(gsi))));
 		gsi_insert_before(&gsi, call, GSI_SAME_STMT);
 	}
 }
@@ -627,6 +630,7 @@ static int sancov_prune_options(const struct kplug_ctx *ctx,
 		(enum sancov_prune)kplug_int(ctx, "prune"),
 		(bool)kplug_int(ctx, "prune-check"), abi->pc_table,
 		kplug_int(ctx, "prune-session") == 1,
+		(enum sancov_cuts)kplug_int(ctx, "prune-cuts"),
 	};
 	long map_opt = kplug_int(ctx, "map");	/* auto, on, off */
 
