@@ -43,6 +43,8 @@
 #include "opts.h"
 #include "toplev.h"
 #include "langhooks.h"
+#include "rtl.h"
+#include "emit-rtl.h"
 #include "version.h"		/* version_string: the GCC kplug was built for */
 
 #if BUILDING_GCC_VERSION < 1100

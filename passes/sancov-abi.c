@@ -23,6 +23,8 @@
  */
 #include "kplug.h"
 #include "passes/sancov-abi.h"
+#include "passes/sancov-map.h"
+#include "passes/sancov-prune.h"
 
 #define SANCOV_CTOR_PRIORITY	2	/* as Clang's module constructor */
 #define PCS_SECTION		"__sancov_pcs"
@@ -229,19 +231,6 @@ static gimple_seq sancov_abi_point_code(tree array, unsigned int i)
 	return seq;
 }
 
-/* The coverage points of FN (as trace-pc), the entry block's first. */
-static void sancov_abi_points(function *fn, auto_vec<basic_block> *points)
-{
-	basic_block entry = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fn)), bb;
-
-	if (!gsi_end_p(gsi_start_nondebug_after_labels_bb(entry)))
-		points->safe_push(entry);
-	FOR_EACH_BB_FN(bb, fn)
-		if (bb != entry &&
-		    !gsi_end_p(gsi_start_nondebug_after_labels_bb(bb)))
-			points->safe_push(bb);
-}
-
 /* A label at the start of BB whose address goes into the PC table. */
 static tree sancov_abi_block_address(basic_block bb, location_t loc)
 {
@@ -288,18 +277,22 @@ void sancov_abi_function(function *fn)
 	unsigned int i;
 	tree array;
 
-	sancov_abi_points(fn, &points);
+	sancov_prune_points(fn, &points);
 	if (points.is_empty())
 		return;
 	if (abi.mode == SANCOV_ABI_GUARD && !guard_fn)
 		guard_fn = sancov_abi_fn_decl("__sanitizer_cov_trace_pc_guard",
 					      build_function_type_list(void_type_node,
 						build_pointer_type(uint32_type_node), NULL_TREE));
+	if (abi.mode == SANCOV_ABI_GUARD)
+		sancov_map_set_callback(guard_fn);
 	array = sancov_abi_array(fn->decl, sancov_abi_kinds[abi.mode].section,
 				 sancov_abi_elt_type(), points.length(), NULL_TREE);
+	sancov_map_array(array);
 	for (i = 0; i < points.length(); i++) {
 		gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb(points[i]);
-		location_t loc = gimple_location(gsi_stmt(gsi));
+		location_t loc = sancov_map_probe(points[i], gsi_end_p(gsi) ?
+						  UNKNOWN_LOCATION : gimple_location(gsi_stmt(gsi)));
 		gimple_seq seq = sancov_abi_point_code(array, i);
 
 		gimple_seq_set_location(seq, loc);

@@ -18,6 +18,8 @@
 #include "kplug.h"
 #include "config/speclist.h"
 #include "passes/sancov-abi.h"
+#include "passes/sancov-map.h"
+#include "passes/sancov-prune.h"
 
 #define SANCOV_PC	(1L << 0)	/* bits of the "trace" SET */
 #define SANCOV_CMP	(1L << 1)
@@ -44,6 +46,20 @@ static const struct kplug_opt sancov_opts[] = {
 	{ "bss", KPLUG_OPT_BOOL, "off", NULL, 0, 0,
 	  "put the zero arrays of pc-guard and the inline modes in @nobits sections "
 	  "(the kernel merges __sancov_guards into .bss)" },
+	{ "prune", KPLUG_OPT_ENUM, "off", "off,clang,min", 0, 0,
+	  "which blocks get a probe: off (every block, as native GCC), clang "
+	  "(Clang's rule) or min (the fewest that imply every block's coverage)" },
+	{ "map", KPLUG_OPT_ENUM, "auto", "auto,on,off", 0, 0,
+	  "write the coverage map (.kplug.sancov) kplug-report cover reads; "
+	  "auto: with sancov-prune" },
+	{ "prune-session", KPLUG_OPT_ENUM, "run", "run,kcov", 0, 0,
+	  "what a coverage session spans: run (whole runs: libFuzzer, .sancov "
+	  "files) or kcov (it starts and ends inside calls: the kernel)" },
+	{ "prune-cuts", KPLUG_OPT_ENUM, "calls", "calls,indirect,none", 0, 0,
+	  "calls where a run or session may stop or start: calls (any that may "
+	  "not return), indirect (kcov's ioctl is reached by one), none (Clang)" },
+	{ "prune-check", KPLUG_OPT_BOOL, "on", NULL, 0, 0,
+	  "keep the probes coverage inference needs (off only to test the tests)" },
 	{ "float", KPLUG_OPT_BOOL, "off", NULL, 0, 0,
 	  "trace float/double comparisons too (cmpf/cmpd: the kernel has no such callbacks)" },
 	{ "tailcall", KPLUG_OPT_BOOL, "off", NULL, 0, 0,
@@ -337,22 +353,22 @@ static void sancov_switch(gimple_stmt_iterator *gsi, gswitch *sw, function *fn)
 }
 
 /*
- * Every block but entry and exit, after its labels and leading debug
- * statements (so -g changes nothing), with the location of its first real
- * statement.  Blocks with no real statement get nothing.
+ * The blocks sancov-prune picks (by default every block with a real
+ * statement), after their labels and leading debug statements (so -g
+ * changes nothing), with the location of the first real statement.
  */
 static void sancov_trace_pc(function *fn)
 {
-	basic_block bb;
+	auto_vec<basic_block> points;
+	unsigned int i;
 
-	FOR_EACH_BB_FN(bb, fn) {
-		gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb(bb);
-		gimple *call;
+	sancov_prune_points(fn, &points);
+	for (i = 0; i < points.length(); i++) {
+		gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb(points[i]);
+		gimple *call = gimple_build_call(sancov_decls[FN_PC], 0);
 
-		if (gsi_end_p(gsi))
-			continue;
-		call = gimple_build_call(sancov_decls[FN_PC], 0);
-		gimple_set_location(call, gimple_location(gsi_stmt(gsi)));
+		gimple_set_location(call, sancov_map_probe(points[i], gsi_end_p(gsi) ?
+						UNKNOWN_LOCATION : gimple_location(gsi_stmt(gsi))));
 		gsi_insert_before(&gsi, call, GSI_SAME_STMT);
 	}
 }
@@ -616,9 +632,34 @@ static int sancov_abi_options(const struct kplug_ctx *ctx,
 	return 0;
 }
 
+/* sancov-prune, sancov-map and sancov-prune-check. */
+static int sancov_prune_options(const struct kplug_ctx *ctx,
+				const struct sancov_abi_cfg *abi, bool *map)
+{
+	struct sancov_prune_cfg cfg = {
+		(enum sancov_prune)kplug_int(ctx, "prune"),
+		(bool)kplug_int(ctx, "prune-check"), abi->pc_table,
+		kplug_int(ctx, "prune-session") == 1,
+		(enum sancov_cuts)kplug_int(ctx, "prune-cuts"),
+	};
+	long map_opt = kplug_int(ctx, "map");	/* auto, on, off */
+
+	*map = map_opt == 1 || (map_opt == 0 && cfg.mode != SANCOV_PRUNE_OFF);
+	if (!(sancov.trace & SANCOV_EDGES) && (cfg.mode != SANCOV_PRUNE_OFF || *map)) {
+		kplug_error("%s: sancov-%s needs a trace mode with a probe per block "
+			    "(pc, pc-guard, inline-8bit-counters or inline-bool-flag)",
+			    kplug_origin(ctx, cfg.mode != SANCOV_PRUNE_OFF ? "prune" : "map"),
+			    cfg.mode != SANCOV_PRUNE_OFF ? "prune" : "map");
+		return -1;
+	}
+	sancov_prune_setup(&cfg);
+	return 0;
+}
+
 static int sancov_setup(const struct kplug_ctx *ctx)
 {
 	struct sancov_abi_cfg abi;
+	bool map;
 	int wanted;
 
 	if (flag_sanitize_coverage) {
@@ -630,6 +671,8 @@ static int sancov_setup(const struct kplug_ctx *ctx)
 	sancov.trace_float = kplug_int(ctx, "float");
 	if (sancov_abi_options(ctx, &abi))
 		return -1;
+	if (sancov_prune_options(ctx, &abi, &map))
+		return -1;
 	if (sancov_load_lists(ctx))
 		return -1;
 	wanted = sancov_unit_wanted(ctx);
@@ -640,6 +683,12 @@ static int sancov_setup(const struct kplug_ctx *ctx)
 	flag_sanitize_coverage = SANCOV_MARKER;
 	sancov_start_unit();
 	sancov_abi_setup(ctx->plugin_name, &abi);
+	sancov_map_on = false;
+	if (map) {
+		sancov_map_setup(ctx->plugin_name);
+		kplug_register_pass(ctx, sancov_map_make_pass(), "final", 1,
+				    PASS_POS_INSERT_BEFORE);
+	}
 	kplug_register_pass(ctx, new sancov_pass(g, false), "sancov", 0,
 			    PASS_POS_INSERT_AFTER);
 	kplug_register_pass(ctx, new sancov_pass(g, true), "sancov_O0", 1,

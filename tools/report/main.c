@@ -41,6 +41,7 @@ static const struct command *const commands[] = {
 	&cmd_sarif,
 	&cmd_diff,
 	&cmd_collect,
+	&cmd_cover,
 };
 #define NCOMMANDS	(sizeof(commands) / sizeof(commands[0]))
 

@@ -193,7 +193,7 @@ struct command {
 };
 
 extern const struct command cmd_top, cmd_dirs, cmd_macros, cmd_hist, cmd_sarif, cmd_diff,
-	cmd_collect;
+	cmd_collect, cmd_cover;
 
 /* main.c: the whole tool (main() calls it; the fuzz harness too) */
 int report_main(int argc, char **argv);

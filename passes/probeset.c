@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probeset: the probes a function needs; see probeset.h.  Dominators are
+ * computed as in Cooper, Harvey and Kennedy, "A Simple, Fast Dominance
+ * Algorithm" (2001); super blocks as in Agrawal, "Dominators, super blocks,
+ * and program coverage" (POPL 1994): the strongly connected components of
+ * the "implies" graph (a node implies its immediate dominator and its
+ * immediate post-dominator).  A leaf super block (one nothing else
+ * implies) needs a probe of its own; then every node whose coverage some
+ * ENTRY -> EXIT path could hide from every probe on that path gets one.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "passes/probeset.h"
+
+static void *ps_alloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		abort();
+	return p;
+}
+
+struct probeset *probeset_new(int n)
+{
+	struct probeset *ps = (struct probeset *)ps_alloc(1, sizeof(*ps));
+
+	ps->n = n;
+	ps->flags = (unsigned char *)ps_alloc(n, 1);
+	ps->idom = (int *)ps_alloc(n, sizeof(int));
+	ps->ipdom = (int *)ps_alloc(n, sizeof(int));
+	return ps;
+}
+
+void probeset_free(struct probeset *ps)
+{
+	if (!ps)
+		return;
+	free(ps->flags);
+	free(ps->idom);
+	free(ps->ipdom);
+	free(ps->from);
+	free(ps->to);
+	free(ps);
+}
+
+void probeset_edge(struct probeset *ps, int from, int to)
+{
+	if (ps->nedges == ps->edges_size) {
+		ps->edges_size = ps->edges_size ? 2 * ps->edges_size : 64;
+		ps->from = (int *)realloc(ps->from, ps->edges_size * sizeof(int));
+		ps->to = (int *)realloc(ps->to, ps->edges_size * sizeof(int));
+		if (!ps->from || !ps->to)
+			abort();
+	}
+	ps->from[ps->nedges] = from == PS_ENTRY ? ps->n : from;
+	ps->to[ps->nedges] = to == PS_EXIT ? ps->n + 1 : to;
+	ps->nedges++;
+}
+
+/* ---- adjacency: N = n + 2 vertices, ENTRY = n, EXIT = n + 1 ---- */
+
+struct adj {
+	int *start;	/* N + 1 */
+	int *list;
+};
+
+static void adj_build(struct adj *a, int nv, int ne, const int *src, const int *dst)
+{
+	int i, *fill = (int *)ps_alloc(nv, sizeof(int));
+
+	a->start = (int *)ps_alloc(nv + 1, sizeof(int));
+	a->list = (int *)ps_alloc(ne, sizeof(int));
+	for (i = 0; i < ne; i++)
+		a->start[src[i] + 1]++;
+	for (i = 0; i < nv; i++)
+		a->start[i + 1] += a->start[i];
+	for (i = 0; i < ne; i++)
+		a->list[a->start[src[i]] + fill[src[i]]++] = dst[i];
+	free(fill);
+}
+
+static void adj_free(struct adj *a)
+{
+	free(a->start);
+	free(a->list);
+}
+
+struct work {
+	int n, nv;
+	struct adj succ, pred;
+	struct adj impl, implied_by;	/* the "implies" relation */
+	unsigned char *live;	/* reachable from ENTRY */
+	int *stamp, mark;	/* visited marks without clearing */
+	int *queue;
+};
+
+/* Mark (stamp = mark) what ROOT reaches over A, not entering BLOCKED. */
+static void reach(struct work *w, const struct adj *a, int root,
+		  const unsigned char *blocked)
+{
+	int head = 0, tail = 0, i, v;
+
+	w->mark++;
+	w->stamp[root] = w->mark;
+	w->queue[tail++] = root;
+	while (head < tail) {
+		v = w->queue[head++];
+		for (i = a->start[v]; i < a->start[v + 1]; i++) {
+			int u = a->list[i];
+
+			if (w->stamp[u] == w->mark || (blocked && blocked[u]))
+				continue;
+			w->stamp[u] = w->mark;
+			w->queue[tail++] = u;
+		}
+	}
+}
+
+/* ---- dominators (Cooper, Harvey, Kennedy) ---- */
+
+/* Postorder numbers from ROOT over OUT; -1 for vertices not reached. */
+static int postorder(const struct work *w, const struct adj *out, int root,
+		     int *po, int *order)
+{
+	int *stack = (int *)ps_alloc(w->nv, sizeof(int));
+	int *next = (int *)ps_alloc(w->nv, sizeof(int));
+	int sp = 0, count = 0, v;
+
+	for (v = 0; v < w->nv; v++)
+		po[v] = -1;
+	po[root] = -2;	/* on the stack */
+	stack[sp++] = root;
+	next[root] = out->start[root];
+	while (sp) {
+		v = stack[sp - 1];
+		if (next[v] < out->start[v + 1]) {
+			int u = out->list[next[v]++];
+
+			if (po[u] == -1) {
+				po[u] = -2;
+				next[u] = out->start[u];
+				stack[sp++] = u;
+			}
+			continue;
+		}
+		sp--;
+		order[count] = v;
+		po[v] = count++;
+	}
+	free(stack);
+	free(next);
+	return count;
+}
+
+static int intersect(const int *dom, const int *po, int a, int b)
+{
+	while (a != b) {
+		while (po[a] < po[b])
+			a = dom[a];
+		while (po[b] < po[a])
+			b = dom[b];
+	}
+	return a;
+}
+
+/* DOM[v]: immediate dominator of v from ROOT (edges OUT, preds IN); -1. */
+static void dominators(const struct work *w, const struct adj *out,
+		       const struct adj *in, int root, int *dom)
+{
+	int *po = (int *)ps_alloc(w->nv, sizeof(int));
+	int *order = (int *)ps_alloc(w->nv, sizeof(int));
+	int count = postorder(w, out, root, po, order), changed = 1, k, i, v;
+
+	for (v = 0; v < w->nv; v++)
+		dom[v] = -1;
+	dom[root] = root;
+	while (changed) {
+		changed = 0;
+		for (k = count - 2; k >= 0; k--) {	/* reverse postorder */
+			int nd = -1;
+
+			v = order[k];
+			for (i = in->start[v]; i < in->start[v + 1]; i++) {
+				int p = in->list[i];
+
+				if (po[p] < 0 || dom[p] < 0)
+					continue;
+				nd = nd < 0 ? p : intersect(dom, po, p, nd);
+			}
+			if (dom[v] != nd) {
+				dom[v] = nd;
+				changed = 1;
+			}
+		}
+	}
+	free(po);
+	free(order);
+}
+
+/* ---- the graph ---- */
+
+static void work_init(struct work *w, struct probeset *ps)
+{
+	int i;
+
+	w->n = ps->n;
+	w->nv = ps->n + 2;
+	w->stamp = (int *)ps_alloc(w->nv, sizeof(int));
+	w->queue = (int *)ps_alloc(w->nv, sizeof(int));
+	w->live = (unsigned char *)ps_alloc(w->nv, 1);
+	adj_build(&w->succ, w->nv, ps->nedges, ps->from, ps->to);
+	adj_build(&w->pred, w->nv, ps->nedges, ps->to, ps->from);
+	reach(w, &w->succ, w->n, NULL);
+	for (i = 0; i < w->nv; i++)
+		w->live[i] = w->stamp[i] == w->mark;
+	/* a live node that cannot reach EXIT (an endless loop) may stop anywhere */
+	reach(w, &w->pred, w->n + 1, NULL);
+	for (i = 0; i < w->n; i++)
+		if (w->live[i] && w->stamp[i] != w->mark)
+			probeset_edge(ps, i, PS_EXIT);
+	adj_free(&w->succ);
+	adj_free(&w->pred);
+	adj_build(&w->succ, w->nv, ps->nedges, ps->from, ps->to);
+	adj_build(&w->pred, w->nv, ps->nedges, ps->to, ps->from);
+}
+
+static void work_free(struct work *w)
+{
+	adj_free(&w->succ);
+	adj_free(&w->pred);
+	adj_free(&w->impl);
+	adj_free(&w->implied_by);
+	free(w->live);
+	free(w->stamp);
+	free(w->queue);
+}
+
+static void relations(struct work *w, struct probeset *ps)
+{
+	int *dom = (int *)ps_alloc(w->nv, sizeof(int));
+	int *pdom = (int *)ps_alloc(w->nv, sizeof(int));
+	int *src = (int *)ps_alloc(2 * w->n, sizeof(int));
+	int *dst = (int *)ps_alloc(2 * w->n, sizeof(int));
+	int v, ne = 0;
+
+	dominators(w, &w->succ, &w->pred, w->n, dom);
+	dominators(w, &w->pred, &w->succ, w->n + 1, pdom);
+	for (v = 0; v < w->n; v++) {
+		ps->idom[v] = w->live[v] && dom[v] >= 0 && dom[v] < w->n ? dom[v] : PS_NONE;
+		ps->ipdom[v] = w->live[v] && pdom[v] >= 0 && pdom[v] < w->n ? pdom[v] : PS_NONE;
+		if (ps->idom[v] != PS_NONE) {
+			src[ne] = v;
+			dst[ne++] = ps->idom[v];
+		}
+		if (ps->ipdom[v] != PS_NONE) {
+			src[ne] = v;
+			dst[ne++] = ps->ipdom[v];
+		}
+	}
+	adj_build(&w->impl, w->nv, ne, src, dst);
+	adj_build(&w->implied_by, w->nv, ne, dst, src);
+	free(dom);
+	free(pdom);
+	free(src);
+	free(dst);
+}
+
+/* ---- super blocks: strongly connected components of "implies" ---- */
+
+struct tarjan {
+	int *index, *low, *comp, *stack, sp, next, ncomp;
+	unsigned char *on;
+};
+
+static void tarjan_visit(const struct work *w, struct tarjan *t, int root)
+{
+	int *cs = (int *)ps_alloc(w->nv, sizeof(int));	/* call stack */
+	int *it = (int *)ps_alloc(w->nv, sizeof(int));
+	int csp = 0;
+
+	cs[csp++] = root;
+	t->index[root] = t->low[root] = t->next++;
+	t->stack[t->sp++] = root;
+	t->on[root] = 1;
+	it[root] = w->impl.start[root];
+	while (csp) {
+		int v = cs[csp - 1];
+
+		if (it[v] < w->impl.start[v + 1]) {
+			int u = w->impl.list[it[v]++];
+
+			if (t->index[u] < 0) {
+				t->index[u] = t->low[u] = t->next++;
+				t->stack[t->sp++] = u;
+				t->on[u] = 1;
+				it[u] = w->impl.start[u];
+				cs[csp++] = u;
+			} else if (t->on[u] && t->index[u] < t->low[v]) {
+				t->low[v] = t->index[u];
+			}
+			continue;
+		}
+		csp--;
+		if (csp && t->low[v] < t->low[cs[csp - 1]])
+			t->low[cs[csp - 1]] = t->low[v];
+		if (t->low[v] == t->index[v]) {
+			int u;
+
+			do {
+				u = t->stack[--t->sp];
+				t->on[u] = 0;
+				t->comp[u] = t->ncomp;
+			} while (u != v);
+			t->ncomp++;
+		}
+	}
+	free(cs);
+	free(it);
+}
+
+/* One probe per leaf super block (one no node outside it implies). */
+static void place_leaves(struct work *w, struct probeset *ps)
+{
+	struct tarjan t = { 0 };
+	unsigned char *has_in, *done;
+	int v, i, c;
+
+	t.index = (int *)ps_alloc(w->nv, sizeof(int));
+	t.low = (int *)ps_alloc(w->nv, sizeof(int));
+	t.comp = (int *)ps_alloc(w->nv, sizeof(int));
+	t.stack = (int *)ps_alloc(w->nv, sizeof(int));
+	t.on = (unsigned char *)ps_alloc(w->nv, 1);
+	for (v = 0; v < w->nv; v++)
+		t.index[v] = -1;
+	for (v = 0; v < w->n; v++)
+		if (w->live[v] && t.index[v] < 0)
+			tarjan_visit(w, &t, v);
+	has_in = (unsigned char *)ps_alloc(t.ncomp, 1);
+	done = (unsigned char *)ps_alloc(t.ncomp, 1);
+	for (v = 0; v < w->n; v++)
+		for (i = w->impl.start[v]; w->live[v] && i < w->impl.start[v + 1]; i++)
+			if (t.comp[w->impl.list[i]] != t.comp[v])
+				has_in[t.comp[w->impl.list[i]]] = 1;
+	/* prefer a node with lines, then any probe-able one */
+	for (c = 0; c < t.ncomp; c++)
+		ps->sources += !has_in[c];
+	for (i = 0; i < 2; i++)
+		for (v = 0; v < w->n; v++) {
+			int c = t.comp[v];
+			unsigned char want = i ? PS_PROBEABLE : PS_PROBEABLE | PS_LINES;
+
+			if (!w->live[v] || has_in[c] || done[c] ||
+			    (ps->flags[v] & want) != want)
+				continue;
+			done[c] = 1;
+			ps->flags[v] |= PS_PROBE;
+			ps->leaves++;
+		}
+	free(has_in);
+	free(done);
+	free(t.index);
+	free(t.low);
+	free(t.comp);
+	free(t.stack);
+	free(t.on);
+}
+
+/*
+ * Whether some ENTRY -> V -> EXIT path avoids every probe that implies V:
+ * then a run could execute V and inference could not tell.
+ */
+static int hidden(struct work *w, const struct probeset *ps, int v,
+		  unsigned char *blocked)
+{
+	int i, head = 0, tail = 0, ret;
+
+	/* the nodes that imply V, and of them those with a probe */
+	w->mark++;
+	w->stamp[v] = w->mark;
+	w->queue[tail++] = v;
+	while (head < tail) {
+		int x = w->queue[head++];
+
+		for (i = w->implied_by.start[x]; i < w->implied_by.start[x + 1]; i++) {
+			int u = w->implied_by.list[i];
+
+			if (w->stamp[u] == w->mark)
+				continue;
+			w->stamp[u] = w->mark;
+			w->queue[tail++] = u;
+		}
+	}
+	for (i = 0; i < tail; i++)
+		blocked[w->queue[i]] = !!(ps->flags[w->queue[i]] & PS_PROBE);
+	reach(w, &w->succ, w->n, blocked);
+	ret = w->stamp[v] == w->mark;
+	if (ret) {
+		reach(w, &w->pred, w->n + 1, blocked);
+		ret = w->stamp[v] == w->mark;
+	}
+	/* the queue was reused by reach(): clear by scanning all */
+	memset(blocked, 0, w->nv);
+	return ret;
+}
+
+static void place_needed(struct work *w, struct probeset *ps)
+{
+	unsigned char *blocked = (unsigned char *)ps_alloc(w->nv, 1);
+	int v;
+
+	for (v = 0; v < w->n; v++) {
+		unsigned char f = ps->flags[v];
+
+		if (!w->live[v] || (f & PS_PROBE) || !(f & PS_LINES) ||
+		    !(f & PS_PROBEABLE))
+			continue;
+		if (hidden(w, ps, v, blocked)) {
+			ps->flags[v] |= PS_PROBE;
+			ps->added++;
+		}
+	}
+	free(blocked);
+}
+
+int probeset_place(struct probeset *ps, enum probeset_mode mode, int check)
+{
+	struct work w = { 0 };
+	int v, count = 0;
+
+	work_init(&w, ps);
+	relations(&w, ps);
+	ps->leaves = ps->added = ps->sources = 0;
+	for (v = 0; v < ps->n; v++) {
+		if (mode != PS_GIVEN)
+			ps->flags[v] &= ~PS_PROBE;
+		if (mode == PS_OFF && (ps->flags[v] & PS_PROBEABLE))
+			ps->flags[v] |= PS_PROBE;
+	}
+	if (mode == PS_MIN)
+		place_leaves(&w, ps);
+	if (mode != PS_OFF && check)
+		place_needed(&w, ps);
+	for (v = 0; v < ps->n; v++)
+		count += !!(ps->flags[v] & PS_PROBE);
+	work_free(&w);
+	return count;
+}
+
+void probeset_infer(const struct probeset *ps, const unsigned char *hit,
+		    unsigned char *covered)
+{
+	int *stack = (int *)ps_alloc(ps->n, sizeof(int));
+	int sp = 0, v;
+
+	memset(covered, 0, ps->n);
+	for (v = 0; v < ps->n; v++)
+		if (hit[v] && !covered[v]) {
+			covered[v] = 1;
+			stack[sp++] = v;
+		}
+	while (sp) {
+		int x = stack[--sp], next[2] = { ps->idom[x], ps->ipdom[x] }, k;
+
+		for (k = 0; k < 2; k++)
+			if (next[k] != PS_NONE && !covered[next[k]]) {
+				covered[next[k]] = 1;
+				stack[sp++] = next[k];
+			}
+	}
+	free(stack);
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * probeset: which coverage probes a function needs so that the coverage
+ * of every block can be inferred from the probes hit (sancov-prune).  No
+ * GCC header here: the graph comes from passes/sancov-prune.c, and the
+ * unit test (tests/unit/test_probeset.c) builds graphs by hand.
+ *
+ * The graph is the "observation graph" of a function: its nodes are pieces
+ * of blocks, cut after every call that may not return; ENTRY and EXIT are
+ * virtual.  Such a call gets an edge to EXIT (it may exit, longjmp, or the
+ * kcov session may end inside it) and the piece after it an edge from
+ * ENTRY (the session may start inside the call).  An observed run is then
+ * a path ENTRY -> ... -> EXIT, and:
+ *   a node ran => its immediate dominator ran (always true),
+ *   a node ran => its immediate post-dominator ran (true on such paths).
+ * A block is inferred covered when a hit probe implies it through those
+ * two relations.  probeset_place() keeps a probe wherever some path could
+ * otherwise run a block that no probe on it implies.  See docs/sancov.md.
+ */
+#ifndef KPLUG_PROBESET_H
+#define KPLUG_PROBESET_H
+
+#define PS_ENTRY	(-1)	/* as an edge's source */
+#define PS_EXIT		(-2)	/* as an edge's target */
+#define PS_NONE		(-1)	/* no immediate (post-)dominator among the nodes */
+
+enum probeset_mode {
+	PS_OFF,		/* a probe on every probe-able node */
+	PS_GIVEN,	/* the caller's set (Clang's rule), plus what inference needs */
+	PS_MIN,		/* one per leaf super block, plus what inference needs */
+};
+
+/* node flags */
+#define PS_LINES	1	/* has source lines: its coverage matters */
+#define PS_PROBEABLE	2	/* the start of a block: a probe can go here */
+#define PS_PROBE	4	/* in/out: carries a probe */
+
+struct probeset {
+	int n;			/* nodes 0 .. n-1 */
+	unsigned char *flags;	/* PS_* per node */
+	int *idom, *ipdom;	/* out: node or PS_NONE */
+	/* edges, as added */
+	int nedges, edges_size;
+	int *from, *to;
+	/* statistics of the last probeset_place() */
+	int leaves;		/* probes placed on leaf super blocks */
+	int sources;		/* leaf super blocks (with a probe-able node or not) */
+	int added;		/* probes added so that inference holds */
+};
+
+struct probeset *probeset_new(int n);
+void probeset_free(struct probeset *ps);
+/* An edge FROM -> TO; FROM may be PS_ENTRY, TO may be PS_EXIT. */
+void probeset_edge(struct probeset *ps, int from, int to);
+/*
+ * Compute the relations and decide the probes (PS_PROBE in flags).  With
+ * CHECK false, no probe is added for inference (to test the test).
+ * Returns the number of probes.
+ */
+int probeset_place(struct probeset *ps, enum probeset_mode mode, int check);
+/*
+ * Infer: HIT[i] != 0 for nodes whose probe was hit; COVERED (n bytes) gets
+ * 1 for every node a hit implies.  Uses idom/ipdom only, as the report does.
+ */
+void probeset_infer(const struct probeset *ps, const unsigned char *hit,
+		    unsigned char *covered);
+
+#endif

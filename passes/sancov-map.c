@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sancov's coverage map (see sancov-map.h).  The record of a function is
+ * made when sancov instruments it; just before "final" an RTL pass finds
+ * the callback calls by their location (unique per probe in the function,
+ * and kept by every copy the optimizers make of a call) and puts a label
+ * after each: its address is what the callback sees as return address.
+ * At the end of the unit the records are written as assembler data.
+ *
+ * Record layout (32-bit words, PTR = target pointer size, no padding):
+ *   magic, size (bytes, whole record), ptrsize | array element size << 8,
+ *   nnodes, nprobes, nlines,
+ *   npcs, nfiles, PTR array (0: none),
+ *   nnodes x {idom, ipdom, first line, nlines}   (-1: none)
+ *   nprobes x {node},  nlines x {file, line},  npcs x {probe, PTR pc},
+ *   function name, nfiles file names (each NUL-terminated).
+ */
+#include "kplug.h"
+#include "passes/probeset.h"
+#include "passes/sancov-map.h"
+
+bool sancov_map_on;
+
+struct map_pc {
+	int probe, label;
+};
+
+struct map_rec {
+	int uid;			/* DECL_UID of the function */
+	char *name;
+	int nnodes;
+	int *idom, *ipdom, *first_line, *nlines;
+	vec<int> bb_node;		/* node of each block's start, by index */
+	vec<int> probe_node;
+	vec<unsigned int> line_file, line_no;
+	vec<char *> files;
+	vec<location_t> probe_loc;
+	hash_map<int_hash<unsigned int, 0, UINT_MAX>, int> *probe_of_loc;
+	unsigned int nshared;
+	char *array;			/* the array's assembler name, or NULL */
+	unsigned int elt_size;		/* of its elements */
+	vec<map_pc> pcs;
+};
+
+static vec<map_rec *> map_recs;
+static const char *map_callbacks[2] = { "__sanitizer_cov_trace_pc", NULL };
+
+/* ---- records ---- */
+
+static map_rec *map_current(void)
+{
+	map_rec *r;
+
+	if (!cfun || map_recs.is_empty())
+		return NULL;
+	r = map_recs.last();
+	return r->uid == (int)DECL_UID(cfun->decl) ? r : NULL;
+}
+
+static unsigned int map_file(map_rec *r, const char *file)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->files.length(); i++)
+		if (!strcmp(r->files[i], file))
+			return i;
+	r->files.safe_push(xstrdup(file));
+	return i;
+}
+
+/* The distinct source lines of BB's statements. */
+static void map_block_lines(map_rec *r, basic_block bb, int node)
+{
+	unsigned int first = r->line_no.length(), i;
+	gimple_stmt_iterator gsi;
+
+	for (gsi = gsi_start_nondebug_after_labels_bb(bb); !gsi_end_p(gsi);
+	     gsi_next_nondebug(&gsi)) {
+		location_t loc = gimple_location(gsi_stmt(gsi));
+		expanded_location x;
+		unsigned int file;
+		bool seen = false;
+
+		if (LOCATION_LOCUS(loc) == UNKNOWN_LOCATION)
+			continue;
+		x = expand_location(loc);
+		if (!x.file || !x.line)
+			continue;
+		file = map_file(r, x.file);
+		for (i = first; i < r->line_no.length() && !seen; i++)
+			seen = r->line_file[i] == file && r->line_no[i] == (unsigned int)x.line;
+		if (seen)
+			continue;
+		r->line_file.safe_push(file);
+		r->line_no.safe_push(x.line);
+	}
+	r->first_line[node] = first;
+	r->nlines[node] = r->line_no.length() - first;
+}
+
+void sancov_map_function(function *fn, const struct probeset *ps, const int *bb_node)
+{
+	map_rec *r;
+	basic_block bb;
+	int i;
+
+	if (!sancov_map_on)
+		return;
+	r = XCNEW(map_rec);
+	r->uid = DECL_UID(fn->decl);
+	r->name = xstrdup(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn->decl)));
+	r->nnodes = ps->n;
+	r->idom = XNEWVEC(int, ps->n);
+	r->ipdom = XNEWVEC(int, ps->n);
+	r->first_line = XCNEWVEC(int, ps->n);
+	r->nlines = XCNEWVEC(int, ps->n);
+	memcpy(r->idom, ps->idom, ps->n * sizeof(int));
+	memcpy(r->ipdom, ps->ipdom, ps->n * sizeof(int));
+	r->bb_node.safe_grow_cleared(last_basic_block_for_fn(fn));
+	r->probe_of_loc = new hash_map<int_hash<unsigned int, 0, UINT_MAX>, int>;
+	FOR_EACH_BB_FN(bb, fn) {
+		i = bb_node[bb->index];
+		r->bb_node[bb->index] = i;
+		if (ps->flags[i] & PS_LINES)
+			map_block_lines(r, bb, i);
+	}
+	map_recs.safe_push(r);
+}
+
+/*
+ * LOC made unique among R's probes without changing what it names: the
+ * same line, column and scope, with a source range of its own (ranges
+ * serve diagnostics only; no diagnostic is ever given on a probe).
+ */
+static location_t map_unique_loc(map_rec *r, location_t loc, tree fndecl)
+{
+	location_t locus = get_pure_location(line_table, loc);
+	tree block = LOCATION_BLOCK(loc);
+	source_range range;
+
+	if (locus == UNKNOWN_LOCATION)
+		locus = get_pure_location(line_table, DECL_SOURCE_LOCATION(fndecl));
+	range.m_start = locus;
+	range.m_finish = r->probe_loc.length();	/* before the start: never packed */
+	return COMBINE_LOCATION_DATA(line_table, locus, range, block);
+}
+
+location_t sancov_map_probe(basic_block bb, location_t loc)
+{
+	map_rec *r = map_current();
+
+	if (!r)
+		return loc;
+	loc = map_unique_loc(r, loc, cfun->decl);
+	if (r->probe_of_loc->put(loc, r->probe_loc.length()))
+		r->nshared++;	/* cannot happen: the ranges differ */
+	r->probe_node.safe_push(r->bb_node[bb->index]);
+	r->probe_loc.safe_push(loc);
+	return loc;
+}
+
+void sancov_map_array(tree var)
+{
+	map_rec *r = map_current();
+
+	if (!r)
+		return;
+	r->array = xstrdup(IDENTIFIER_POINTER(DECL_NAME(var)));
+	r->elt_size = tree_to_uhwi(TYPE_SIZE_UNIT(TREE_TYPE(TREE_TYPE(var))));
+}
+
+void sancov_map_set_callback(tree fn)
+{
+	map_callbacks[1] = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn));
+}
+
+/* ---- the RTL pass: a label after every callback call ---- */
+
+static bool map_is_callback(rtx_insn *insn)
+{
+	rtx call = get_call_rtx_from(insn), sym;
+	const char *name;
+	int i;
+
+	if (!call || !MEM_P(XEXP(call, 0)))
+		return false;
+	sym = XEXP(XEXP(call, 0), 0);
+	if (GET_CODE(sym) != SYMBOL_REF)
+		return false;
+	name = targetm.strip_name_encoding(XSTR(sym, 0));
+	for (i = 0; i < 2; i++)
+		if (map_callbacks[i] && !strcmp(name, map_callbacks[i]))
+			return true;
+	return false;
+}
+
+static int map_probe_of(map_rec *r, location_t loc)
+{
+	int *probe = loc == UNKNOWN_LOCATION || loc == UINT_MAX ? NULL :
+		     r->probe_of_loc->get(loc);
+
+	return probe ? *probe : -1;
+}
+
+static unsigned int map_label_calls(void)
+{
+	map_rec *r = map_current();
+	rtx_insn *insn;
+
+	for (insn = get_insns(); insn; insn = NEXT_INSN(insn)) {
+		rtx_note *note;
+		map_pc pc;
+
+		if (!CALL_P(insn) || !map_is_callback(insn))
+			continue;
+		pc.probe = map_probe_of(r, INSN_LOCATION(insn));
+		if (pc.probe < 0)
+			continue;	/* not ours: the report flags the PC */
+		pc.label = CODE_LABEL_NUMBER(gen_label_rtx());
+		/* made the way cfgrtl.cc turns a label into a deleted one */
+		note = emit_note_after(NOTE_INSN_DELETED, insn);
+		NOTE_KIND(note) = NOTE_INSN_DELETED_LABEL;
+		NOTE_DELETED_LABEL_NAME(note) = NULL;
+		CODE_LABEL_NUMBER(note) = pc.label;
+		r->pcs.safe_push(pc);
+	}
+	return 0;
+}
+
+namespace {
+
+const pass_data map_pass_data = {
+	RTL_PASS, "kplug_sancov_map", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0
+};
+
+class map_pass : public rtl_opt_pass {
+public:
+	map_pass(gcc::context *ctxt) : rtl_opt_pass(map_pass_data, ctxt) {}
+	bool gate(function *) final override
+	{
+		return sancov_map_on && map_current();
+	}
+	unsigned int execute(function *) final override
+	{
+		return map_label_calls();
+	}
+};
+
+} /* namespace */
+
+opt_pass *sancov_map_make_pass(void)
+{
+	return new map_pass(g);
+}
+
+/* ---- output ---- */
+
+static void map_u32(unsigned int v)
+{
+	fprintf(asm_out_file, "%s%u\n", integer_asm_op(4, TRUE), v);
+}
+
+static void map_ptr_label(const char *prefix_or_name, int num)
+{
+	char buf[64];
+
+	fputs(integer_asm_op(POINTER_SIZE_UNITS, TRUE), asm_out_file);
+	if (num >= 0) {
+		ASM_GENERATE_INTERNAL_LABEL(buf, prefix_or_name, num);
+		assemble_name(asm_out_file, buf);
+	} else if (prefix_or_name) {
+		assemble_name(asm_out_file, prefix_or_name);
+	} else {
+		fputs("0", asm_out_file);
+	}
+	fputc('\n', asm_out_file);
+}
+
+static void map_string(const char *s)
+{
+	assemble_string(s, strlen(s) + 1);
+}
+
+static void map_emit_rec(map_rec *r, int idx)
+{
+	char b[64], e[64];
+	unsigned int i;
+	int n;
+
+	ASM_GENERATE_INTERNAL_LABEL(b, "LKPSB", idx);
+	ASM_GENERATE_INTERNAL_LABEL(e, "LKPSE", idx);
+	targetm.asm_out.internal_label(asm_out_file, "LKPSB", idx);
+	map_u32(SANCOV_MAP_MAGIC);
+	fputs(integer_asm_op(4, TRUE), asm_out_file);
+	assemble_name(asm_out_file, e);
+	fputc('-', asm_out_file);
+	assemble_name(asm_out_file, b);
+	fputc('\n', asm_out_file);
+	map_u32(POINTER_SIZE_UNITS | r->elt_size << 8);
+	map_u32(r->nnodes);
+	map_u32(r->probe_node.length());
+	map_u32(r->line_no.length());
+	map_u32(r->pcs.length());
+	map_u32(r->files.length());
+	map_ptr_label(r->array, -1);
+	for (n = 0; n < r->nnodes; n++) {
+		map_u32(r->idom[n]);
+		map_u32(r->ipdom[n]);
+		map_u32(r->first_line[n]);
+		map_u32(r->nlines[n]);
+	}
+	for (i = 0; i < r->probe_node.length(); i++)
+		map_u32(r->probe_node[i]);
+	for (i = 0; i < r->line_no.length(); i++) {
+		map_u32(r->line_file[i]);
+		map_u32(r->line_no[i]);
+	}
+	for (i = 0; i < r->pcs.length(); i++) {
+		map_u32(r->pcs[i].probe);
+		map_ptr_label("L", r->pcs[i].label);
+	}
+	map_string(r->name);
+	for (i = 0; i < r->files.length(); i++)
+		map_string(r->files[i]);
+	targetm.asm_out.internal_label(asm_out_file, "LKPSE", idx);
+}
+
+static void map_free_rec(map_rec *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->files.length(); i++)
+		free(r->files[i]);
+	r->files.release();
+	r->bb_node.release();
+	r->probe_node.release();
+	r->line_file.release();
+	r->line_no.release();
+	r->probe_loc.release();
+	r->pcs.release();
+	delete r->probe_of_loc;
+	free(r->idom);
+	free(r->ipdom);
+	free(r->first_line);
+	free(r->nlines);
+	free(r->name);
+	free(r->array);
+	free(r);
+}
+
+static void map_finish_unit(void *gcc_data, void *user_data)
+{
+	unsigned int i;
+
+	if (!seen_error() && asm_out_file && !map_recs.is_empty()) {
+		switch_to_section(get_section(SANCOV_MAP_SECTION, SECTION_DEBUG, NULL));
+		for (i = 0; i < map_recs.length(); i++)
+			map_emit_rec(map_recs[i], i);
+	}
+	for (i = 0; i < map_recs.length(); i++)
+		map_free_rec(map_recs[i]);
+	map_recs.release();
+}
+
+void sancov_map_setup(const char *plugin_name)
+{
+	sancov_map_on = true;
+	map_callbacks[1] = NULL;
+	register_callback(plugin_name, PLUGIN_FINISH_UNIT, map_finish_unit, NULL);
+}

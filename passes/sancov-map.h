@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sancov's coverage map: per instrumented function, the inference graph
+ * of passes/probeset.c (immediate dominator and post-dominator of every
+ * node), the source lines of every block and which node each probe is on,
+ * written into the non-allocated section .kplug.sancov (kept by ld, not
+ * loaded).  A probe is found by the address its callback call returns to
+ * (pc, pc-guard: what kcov records) or by its element of the guard,
+ * counter or flag array.  kplug-report cover reads it; docs/sancov.md
+ * has the format.
+ */
+#ifndef KPLUG_SANCOV_MAP_H
+#define KPLUG_SANCOV_MAP_H
+
+#define SANCOV_MAP_SECTION	".kplug.sancov"
+#define SANCOV_MAP_MAGIC	0x3153504bU	/* "KPS1" little-endian */
+
+struct probeset;
+
+/* Whether the unit writes a map (set up by sancov_map_setup). */
+extern bool sancov_map_on;
+
+void sancov_map_setup(const char *plugin_name);
+
+/* The RTL pass that labels the callback calls; insert it before "final". */
+opt_pass *sancov_map_make_pass(void);
+
+/* Start FN's record from PS (nodes 0..n-1, blocks BB_NODE[bb->index]). */
+void sancov_map_function(function *fn, const struct probeset *ps,
+			 const int *bb_node);
+
+/*
+ * Probe number I (in order, from 0) is on BB.  Returns the location its
+ * code gets: that of the block's first statement, made unique in the
+ * function when the map is on (it identifies the call in the RTL).
+ */
+location_t sancov_map_probe(basic_block bb, location_t loc);
+
+/* The guard/counter/flag array of the current record (ABI modes). */
+void sancov_map_array(tree var);
+
+/* The callback FN's probes call, for finding them in the RTL (pc-guard). */
+void sancov_map_set_callback(tree fn);
+
+#endif

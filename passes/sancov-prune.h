@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sancov-prune: which blocks get a coverage probe.  off: every block with
+ * a real statement (native GCC's points); clang: Clang's rule; min: the
+ * fewest from which every block's coverage can be inferred.  Pruned modes
+ * keep a probe wherever inference would otherwise fail.  docs/sancov.md.
+ */
+#ifndef KPLUG_SANCOV_PRUNE_H
+#define KPLUG_SANCOV_PRUNE_H
+
+/* Which calls may end a run or a session inside them (sancov-prune-cuts). */
+enum sancov_cuts {
+	SANCOV_CUTS_CALLS,	/* any that may not return (gcov's rule) */
+	SANCOV_CUTS_INDIRECT,	/* indirect calls only (kcov's ioctl is one) */
+	SANCOV_CUTS_NONE,	/* none: Clang's assumption */
+};
+
+enum sancov_prune {
+	SANCOV_PRUNE_OFF,
+	SANCOV_PRUNE_CLANG,
+	SANCOV_PRUNE_MIN,
+};
+
+struct sancov_prune_cfg {
+	enum sancov_prune mode;
+	bool check;		/* keep the probes inference needs */
+	bool keep_entry;	/* the entry block always gets one (pc-table) */
+	bool kcov;		/* sessions start and end inside calls (kcov) */
+	enum sancov_cuts cuts;
+};
+
+void sancov_prune_setup(const struct sancov_prune_cfg *cfg);
+
+/*
+ * The blocks of FN that get a probe, the entry block first when it has
+ * one; with the map on, FN's map record is started too.
+ */
+void sancov_prune_points(function *fn, auto_vec<basic_block> *points);
+
+#endif

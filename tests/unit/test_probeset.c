@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of passes/probeset.c (no GCC header): hand-made graphs with
+ * known answers, then random graphs where random ENTRY -> EXIT walks check
+ * that inference from the probes on a walk gives exactly the nodes walked.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "passes/probeset.h"
+
+static int tests, failed;
+
+static void ok(int cond, const char *what)
+{
+	tests++;
+	if (!cond)
+		failed++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", tests, what);
+}
+
+static struct probeset *graph(int n, const int (*e)[2], int ne)
+{
+	struct probeset *ps = probeset_new(n);
+	int i;
+
+	for (i = 0; i < n; i++)
+		ps->flags[i] = PS_LINES | PS_PROBEABLE;
+	for (i = 0; i < ne; i++)
+		probeset_edge(ps, e[i][0], e[i][1]);
+	return ps;
+}
+
+static int probed(const struct probeset *ps, int v)
+{
+	return !!(ps->flags[v] & PS_PROBE);
+}
+
+/* A -> B, C -> D -> exit: B and C suffice; D is implied by either. */
+static void test_diamond(void)
+{
+	static const int e[][2] = { { PS_ENTRY, 0 }, { 0, 1 }, { 0, 2 }, { 1, 3 },
+				    { 2, 3 }, { 3, PS_EXIT } };
+	struct probeset *ps = graph(4, e, 6);
+	unsigned char hit[4] = { 0, 1, 0, 0 }, cov[4];
+
+	ok(probeset_place(ps, PS_OFF, 1) == 4, "diamond: off probes every node");
+	ok(probeset_place(ps, PS_MIN, 1) == 2 && probed(ps, 1) && probed(ps, 2),
+	   "diamond: min probes the two arms only");
+	ok(ps->idom[3] == 0 && ps->ipdom[0] == 3 && ps->ipdom[1] == 3,
+	   "diamond: dominators");
+	probeset_infer(ps, hit, cov);
+	ok(cov[0] && cov[1] && !cov[2] && cov[3], "diamond: a hit arm implies A and D");
+	probeset_free(ps);
+}
+
+/* The same with a call in A that may not return: A alone is a run. */
+static void test_exit_in_a(void)
+{
+	static const int e[][2] = { { PS_ENTRY, 0 }, { 0, 1 }, { 0, 2 }, { 1, 3 },
+				    { 2, 3 }, { 3, PS_EXIT }, { 0, PS_EXIT } };
+	struct probeset *ps = graph(4, e, 7);
+
+	ok(probeset_place(ps, PS_MIN, 0) == 2 && !probed(ps, 0),
+	   "exit in A: the leaves alone leave A to nothing");
+	ok(probeset_place(ps, PS_MIN, 1) == 3 && probed(ps, 0),
+	   "exit in A: the check keeps a probe in A");
+	probeset_free(ps);
+}
+
+/* A loop: 0 -> 1 -> 2 -> 1, 2 -> 3 -> exit */
+static void test_loop(void)
+{
+	static const int e[][2] = { { PS_ENTRY, 0 }, { 0, 1 }, { 1, 2 }, { 2, 1 },
+				    { 2, 3 }, { 3, PS_EXIT } };
+	struct probeset *ps = graph(4, e, 6);
+
+	ok(probeset_place(ps, PS_MIN, 1) == 1, "straight loop: one probe");
+	probeset_free(ps);
+}
+
+/* ---- random graphs, random walks ---- */
+
+static unsigned int seed = 12345;
+
+static int rnd(int n)
+{
+	seed = seed * 1103515245u + 12345u;
+	return (int)((seed >> 8) % (unsigned int)n);
+}
+
+static int walk_check(struct probeset *ps, int *bad_sound, int *bad_complete)
+{
+	int n = ps->n, v, steps, i;
+	unsigned char *hit = calloc(n, 1), *cov = calloc(n, 1), *seen = calloc(n, 1);
+	int *succ = malloc(sizeof(int) * (ps->nedges + 1)), ns;
+
+	/* start: a random ENTRY edge */
+	ns = 0;
+	for (i = 0; i < ps->nedges; i++)
+		if (ps->from[i] == n)
+			succ[ns++] = ps->to[i];
+	v = succ[rnd(ns)];
+	for (steps = 0; v != n + 1 && steps < 200; steps++) {
+		seen[v] = 1;
+		if (ps->flags[v] & PS_PROBE)
+			hit[v] = 1;
+		ns = 0;
+		for (i = 0; i < ps->nedges; i++)
+			if (ps->from[i] == v)
+				succ[ns++] = ps->to[i];
+		v = succ[rnd(ns)];
+	}
+	if (v == n + 1) {
+		probeset_infer(ps, hit, cov);
+		for (i = 0; i < n; i++) {
+			if (cov[i] && !seen[i])
+				(*bad_sound)++;
+			if (seen[i] && !cov[i] && (ps->flags[i] & PS_LINES))
+				(*bad_complete)++;
+		}
+	}
+	free(hit);
+	free(cov);
+	free(seen);
+	free(succ);
+	return v == n + 1;
+}
+
+static void random_graph_runs(enum probeset_mode mode, int check, int *sound,
+			      int *complete, int *walks, long *probes, long *nodes)
+{
+	int g;
+
+	for (g = 0; g < 300; g++) {
+		int n = 2 + rnd(12), i, k;
+		struct probeset *ps = probeset_new(n);
+
+		for (i = 0; i < n; i++) {
+			ps->flags[i] = PS_PROBEABLE | (rnd(5) ? PS_LINES : 0);
+			if (mode == PS_GIVEN && rnd(2))
+				ps->flags[i] |= PS_PROBE;
+		}
+		probeset_edge(ps, PS_ENTRY, 0);
+		if (!rnd(3))	/* a piece after a call */
+			probeset_edge(ps, PS_ENTRY, rnd(n));
+		for (i = 0; i < n; i++) {
+			int out = 1 + rnd(2);
+
+			for (k = 0; k < out; k++)
+				probeset_edge(ps, i, rnd(4) ? rnd(n) : PS_EXIT);
+		}
+		*probes += probeset_place(ps, mode, check);
+		*nodes += n;
+		for (k = 0; k < 40; k++)
+			*walks += walk_check(ps, sound, complete);
+		probeset_free(ps);
+	}
+}
+
+static void test_random(void)
+{
+	static const struct { enum probeset_mode mode; const char *name; } m[] = {
+		{ PS_OFF, "off" }, { PS_GIVEN, "given" }, { PS_MIN, "min" },
+	};
+	char what[160];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		int sound = 0, complete = 0, walks = 0;
+		long probes = 0, nodes = 0;
+
+		random_graph_runs(m[i].mode, 1, &sound, &complete, &walks, &probes, &nodes);
+		snprintf(what, sizeof(what), "random graphs, %s: %d complete walks, "
+			 "inference exact (%ld probes / %ld nodes)", m[i].name, walks,
+			 probes, nodes);
+		ok(walks > 1000 && !sound && !complete, what);
+	}
+	/* the same without the check must miss nodes: the test can fail */
+	{
+		int sound = 0, complete = 0, walks = 0;
+		long probes = 0, nodes = 0;
+
+		random_graph_runs(PS_MIN, 0, &sound, &complete, &walks, &probes, &nodes);
+		snprintf(what, sizeof(what), "random graphs, min without the check: "
+			 "%d walks miss a node, none is wrongly covered", complete);
+		ok(complete > 0 && !sound, what);
+	}
+}
+
+int main(void)
+{
+	test_diamond();
+	test_exit_in_a();
+	test_loop();
+	test_random();
+	printf("1..%d\n", tests);
+	return failed != 0;
+}

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/* covmap: see covmap.h.  Nothing in the input can crash the reader. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "covmap.h"
+#include "report.h"
+
+#define MAP_MAGIC	0x3153504bU
+#define NODE_SIZE	16
+#define LINE_SIZE	8
+#define HEADER_WORDS	8
+
+struct rd {
+	const unsigned char *p, *end;
+	int big;
+	const char *err;
+};
+
+static uint64_t rd_uint(struct rd *r, int n)
+{
+	uint64_t v = 0;
+	int i;
+
+	if (r->err || r->end - r->p < n) {
+		r->err = r->err ? r->err : "truncated map record";
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)r->p[r->big ? n - 1 - i : i] << (8 * i);
+	r->p += n;
+	return v;
+}
+
+static const unsigned char *rd_skip(struct rd *r, uint64_t count, uint64_t size)
+{
+	const unsigned char *at = r->p;
+
+	if (r->err || (size && count > (uint64_t)(r->end - r->p) / size)) {
+		r->err = r->err ? r->err : "map record counts out of bounds";
+		return NULL;
+	}
+	r->p += count * size;
+	return at;
+}
+
+static const char *rd_string(struct rd *r)
+{
+	const unsigned char *nul;
+
+	if (r->err)
+		return NULL;
+	nul = memchr(r->p, 0, r->end - r->p);
+	if (!nul) {
+		r->err = "unterminated string in map record";
+		return NULL;
+	}
+	const char *s = (const char *)r->p;
+	r->p = nul + 1;
+	return s;
+}
+
+static uint32_t get32(const struct covmap *m, const unsigned char *p)
+{
+	return m->big ? (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3] :
+			(uint32_t)p[3] << 24 | p[2] << 16 | p[1] << 8 | p[0];
+}
+
+static uint64_t getptr(const struct covmap *m, const unsigned char *p)
+{
+	struct rd r = { p, p + m->ptr, m->big, NULL };
+
+	return rd_uint(&r, m->ptr);
+}
+
+/* Check the indices of a record so that inference never leaves it. */
+static const char *check_fn(const struct covmap *m, const struct covfn *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nnodes; i++) {
+		const unsigned char *n = f->nodes + i * NODE_SIZE;
+		int32_t idom = (int32_t)get32(m, n), ipdom = (int32_t)get32(m, n + 4);
+		uint64_t first = get32(m, n + 8), cnt = get32(m, n + 12);
+
+		if (idom < -1 || idom >= (int64_t)f->nnodes ||
+		    ipdom < -1 || ipdom >= (int64_t)f->nnodes ||
+		    first + cnt > f->nlines)
+			return "map node out of range";
+	}
+	for (i = 0; i < f->nprobes; i++)
+		if (get32(m, f->probes + 4 * i) >= f->nnodes)
+			return "map probe out of range";
+	for (i = 0; i < f->nlines; i++)
+		if (get32(m, f->lines + i * LINE_SIZE) >= f->nfiles)
+			return "map line names no file";
+	for (i = 0; i < f->npcs; i++)
+		if (get32(m, f->pcs + i * (4 + m->ptr)) >= f->nprobes)
+			return "map pc names no probe";
+	return NULL;
+}
+
+static int load_fn(struct covmap *m, struct rd *r, struct covfn *f)
+{
+	const unsigned char *start = r->p;
+	uint64_t magic = rd_uint(r, 4), size = rd_uint(r, 4), sizes = rd_uint(r, 4);
+	uint32_t i;
+
+	if (!r->err && magic != MAP_MAGIC) {
+		r->err = "bad map record magic";
+		return -1;
+	}
+	if (!r->err && (size > (uint64_t)(r->end - start) || size < 4 * HEADER_WORDS)) {
+		r->err = "map record size out of bounds";
+		return -1;
+	}
+	r->end = start + size;
+	m->ptr = sizes & 0xff;
+	if (!r->err && m->ptr != 4 && m->ptr != 8) {
+		r->err = "bad pointer size in map record";
+		return -1;
+	}
+	f->elt_size = sizes >> 8 & 0xff;
+	f->nnodes = rd_uint(r, 4);
+	f->nprobes = rd_uint(r, 4);
+	f->nlines = rd_uint(r, 4);
+	f->npcs = rd_uint(r, 4);
+	f->nfiles = rd_uint(r, 4);
+	f->array = rd_uint(r, m->ptr);
+	f->nodes = rd_skip(r, f->nnodes, NODE_SIZE);
+	f->probes = rd_skip(r, f->nprobes, 4);
+	f->lines = rd_skip(r, f->nlines, LINE_SIZE);
+	f->pcs = rd_skip(r, f->npcs, 4 + m->ptr);
+	f->name = rd_string(r);
+	if (r->err)
+		return -1;
+	if (f->nfiles > (uint64_t)(r->end - r->p)) {
+		r->err = "map file count out of bounds";
+		return -1;
+	}
+	f->files = xrealloc(NULL, (f->nfiles + 1) * sizeof(*f->files));
+	for (i = 0; i < f->nfiles; i++)
+		f->files[i] = rd_string(r);
+	f->hit = xrealloc(NULL, f->nprobes + 1);
+	memset(f->hit, 0, f->nprobes + 1);
+	if (!r->err)
+		r->err = check_fn(m, f);
+	return r->err ? -1 : 0;
+}
+
+static int cmp_pc(const void *a, const void *b)
+{
+	const struct covpc *x = a, *y = b;
+
+	return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+static const struct covmap *sort_map;
+
+static int cmp_array(const void *a, const void *b)
+{
+	uint64_t x = sort_map->fns[*(const size_t *)a].array;
+	uint64_t y = sort_map->fns[*(const size_t *)b].array;
+
+	return x < y ? -1 : x > y;
+}
+
+static void index_map(struct covmap *m)
+{
+	size_t i, n = 0;
+	uint32_t k;
+
+	for (i = 0; i < m->nfns; i++)
+		n += m->fns[i].npcs;
+	m->pcs = xrealloc(NULL, (n + 1) * sizeof(*m->pcs));
+	m->by_array = xrealloc(NULL, (m->nfns + 1) * sizeof(*m->by_array));
+	for (i = 0; i < m->nfns; i++) {
+		struct covfn *f = &m->fns[i];
+		unsigned char *has = xrealloc(NULL, f->nprobes + 1);
+
+		memset(has, 0, f->nprobes + 1);
+		for (k = 0; k < f->npcs; k++) {
+			const unsigned char *p = f->pcs + k * (4 + m->ptr);
+			struct covpc *c = &m->pcs[m->npcs++];
+
+			c->fn = i;
+			c->probe = get32(m, p);
+			c->pc = getptr(m, p + 4);
+			has[c->probe] = 1;
+		}
+		for (k = 0; f->npcs && k < f->nprobes; k++)
+			m->shared_pcs += !has[k];
+		free(has);
+		if (f->array && f->elt_size)
+			m->by_array[m->narrays++] = i;
+	}
+	qsort(m->pcs, m->npcs, sizeof(*m->pcs), cmp_pc);
+	sort_map = m;
+	qsort(m->by_array, m->narrays, sizeof(*m->by_array), cmp_array);
+}
+
+int covmap_load(struct covmap *m, const unsigned char *buf, size_t len,
+		const char **err)
+{
+	struct rd r = { buf, buf + len, 0, NULL };
+	size_t size = 0;
+
+	while (r.p < r.end) {
+		struct rd one = r;
+
+		if (r.end - r.p >= 4 && get32(&(struct covmap){ .big = 1 }, r.p) == MAP_MAGIC)
+			m->big = one.big = 1;
+		if (m->nfns == size) {
+			size = size ? 2 * size : 64;
+			m->fns = xrealloc(m->fns, size * sizeof(*m->fns));
+		}
+		memset(&m->fns[m->nfns], 0, sizeof(m->fns[0]));
+		if (load_fn(m, &one, &m->fns[m->nfns])) {
+			*err = one.err;
+			m->nfns++;
+			return -1;
+		}
+		m->nfns++;
+		r.p = one.end;
+	}
+	index_map(m);
+	return 0;
+}
+
+int covmap_hit(struct covmap *m, uint64_t addr)
+{
+	struct covpc key = { addr, 0, 0 }, *c;
+	size_t lo = 0, hi = m->narrays;
+
+	c = bsearch(&key, m->pcs, m->npcs, sizeof(*m->pcs), cmp_pc);
+	if (c) {
+		for (; c > m->pcs && c[-1].pc == addr; c--)
+			;
+		for (; c < m->pcs + m->npcs && c->pc == addr; c++)
+			m->fns[c->fn].hit[c->probe] = 1;
+		return 0;
+	}
+	while (lo < hi) {	/* the last array starting at or below ADDR */
+		size_t mid = (lo + hi) / 2;
+
+		if (m->fns[m->by_array[mid]].array <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo) {
+		struct covfn *f = &m->fns[m->by_array[lo - 1]];
+		uint64_t idx = (addr - f->array) / f->elt_size;
+
+		if (idx < f->nprobes && (addr - f->array) % f->elt_size == 0) {
+			f->hit[idx] = 1;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Nodes a hit implies, then their lines. */
+static void fn_lines(const struct covmap *m, const struct covfn *f,
+		     char ***out, size_t *n, size_t *size)
+{
+	unsigned char *cov = xrealloc(NULL, f->nnodes + 1);
+	uint32_t *stack = xrealloc(NULL, (f->nnodes + 1) * sizeof(*stack));
+	uint32_t sp = 0, i, k;
+
+	memset(cov, 0, f->nnodes + 1);
+	for (i = 0; i < f->nprobes; i++) {
+		uint32_t node = get32(m, f->probes + 4 * i);
+
+		if (f->hit[i] && !cov[node]) {
+			cov[node] = 1;
+			stack[sp++] = node;
+		}
+	}
+	while (sp) {
+		const unsigned char *nd = f->nodes + stack[--sp] * NODE_SIZE;
+
+		for (k = 0; k < 2; k++) {
+			int32_t next = (int32_t)get32(m, nd + 4 * k);
+
+			if (next >= 0 && !cov[next]) {
+				cov[next] = 1;
+				stack[sp++] = next;
+			}
+		}
+	}
+	for (i = 0; i < f->nnodes; i++) {
+		const unsigned char *nd = f->nodes + i * NODE_SIZE;
+		uint32_t first = get32(m, nd + 8), cnt = get32(m, nd + 12);
+
+		for (k = 0; cov[i] && k < cnt; k++) {
+			const unsigned char *l = f->lines + (first + k) * LINE_SIZE;
+			char *s;
+
+			if (asprintf(&s, "%s:%u", f->files[get32(m, l)], get32(m, l + 4)) < 0)
+				die("out of memory");
+			if (*n == *size) {
+				*size = *size ? 2 * *size : 256;
+				*out = xrealloc(*out, *size * sizeof(**out));
+			}
+			(*out)[(*n)++] = s;
+		}
+	}
+	free(cov);
+	free(stack);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **covmap_lines(const struct covmap *m, size_t *n)
+{
+	char **out = NULL;
+	size_t size = 0, i, j = 0;
+
+	*n = 0;
+	for (i = 0; i < m->nfns; i++)
+		fn_lines(m, &m->fns[i], &out, n, &size);
+	if (!*n)
+		return out;
+	qsort(out, *n, sizeof(*out), cmp_str);
+	for (i = 1; i < *n; i++) {
+		if (!strcmp(out[i], out[j]))
+			free(out[i]);
+		else
+			out[++j] = out[i];
+	}
+	*n = j + 1;
+	return out;
+}
+
+void covmap_stats(const struct covmap *m, size_t *probes, size_t *hit)
+{
+	size_t i;
+	uint32_t k;
+
+	*probes = *hit = 0;
+	for (i = 0; i < m->nfns; i++) {
+		*probes += m->fns[i].nprobes;
+		for (k = 0; k < m->fns[i].nprobes; k++)
+			*hit += m->fns[i].hit[k];
+	}
+}
+
+void covmap_free(struct covmap *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfns; i++) {
+		free(m->fns[i].files);
+		free(m->fns[i].hit);
+	}
+	free(m->fns);
+	free(m->pcs);
+	free(m->by_array);
+	free(m->data);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * covmap: the coverage maps sancov writes (section .kplug.sancov, format in
+ * passes/sancov-map.c) read from a linked ELF file (executable, shared
+ * object without relocation, vmlinux), and inference from probe hits:
+ * a hit probe implies its node, and a node its immediate dominator and
+ * immediate post-dominator (passes/probeset.h).
+ */
+#ifndef KPLUG_REPORT_COVMAP_H
+#define KPLUG_REPORT_COVMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct covfn {
+	const char *name;
+	uint32_t nnodes, nprobes, nlines, npcs, nfiles, elt_size;
+	uint64_t array;
+	const unsigned char *nodes, *probes, *lines, *pcs;	/* raw records */
+	const char **files;
+	unsigned char *hit;		/* per probe */
+};
+
+struct covmap {
+	int big, ptr;			/* byte order, pointer size */
+	struct covfn *fns;
+	size_t nfns;
+	struct covpc { uint64_t pc; uint32_t fn, probe; } *pcs;	/* sorted */
+	size_t npcs;
+	size_t *by_array;		/* fns with an array, by address */
+	size_t narrays;
+	size_t shared_pcs;		/* probes the optimizer left without a call */
+	void *data;			/* the sections, owned */
+};
+
+/* 0, or -1 with *ERR set (bad map). */
+int covmap_load(struct covmap *m, const unsigned char *buf, size_t len,
+		const char **err);
+/* Mark the probe ADDR is: a PC a callback returned to, or an array element.
+ * 0 when found, -1 when no map knows it. */
+int covmap_hit(struct covmap *m, uint64_t addr);
+/* The covered "file:line" strings of every function, sorted, unique. */
+char **covmap_lines(const struct covmap *m, size_t *n);
+/* Probes in all maps, and how many of them were hit. */
+void covmap_stats(const struct covmap *m, size_t *probes, size_t *hit);
+void covmap_free(struct covmap *m);
+
+#endif
