@@ -87,6 +87,22 @@ ok $((b > 0 && u > b ? 0 : 1)) "cost: code in .text: trace-pc $b, pc-guard $u by
 b=$(secsize "$BASE/vmlinux" .bss) u=$(secsize "$U/vmlinux" .bss)
 diag "cost: .bss: guards $g_len bytes ($((g_len / 4)) points); section trace-pc $b, pc-guard $u bytes: +$((u - b)) ($(pct "$b" "$u"))"
 
+# ---- pruning (sancov-prune) combines with it ----
+# fs/read_write.o compiled again from its .cmd line (up to the source file:
+# no objtool) with Clang's pruning for kcov sessions added.
+prune_cmd=$(sed -n '1s/^[a-z_]*cmd_[^ ]* := //p' "$cmd")
+prune_cmd=$(perl -e '$_ = shift; my $out = shift;
+	s/^(.* -c -o fs\/read_write\.o \S+\.c)(?: .*)?$/$1/ or exit 1;
+	s/-Wp,-MMD,\S+//;
+	s/ -c -o fs\/read_write\.o / -fplugin-arg-kplug-sancov-prune=clang -fplugin-arg-kplug-sancov-prune-session=kcov -c -o $out /;
+	print' "$prune_cmd" "$W/pruned.o") && (cd "$U" && eval "$prune_cmd")
+ok $? "fs/read_write.o compiled again with sancov-prune=clang, prune-session=kcov"
+p_len=$(secsize "$W/pruned.o" __sancov_guards)
+f_len=$(secsize "$o" __sancov_guards)
+ok $((p_len > 0 && p_len < f_len ? 0 : 1)) "pruned fs/read_write.o: $((p_len / 4)) guards instead of $((f_len / 4))"
+readelf -SW "$W/pruned.o" | grep -qE '__sancov_guards +NOBITS' && ! readelf -SW "$W/pruned.o" | grep -q init_array
+ok $? "pruned fs/read_write.o: guards still NOBITS, no constructor"
+
 # ---- a module built M= ----
 cp -r "$TOP/tests/kernel/kcovmod" "$W/kcovmod"
 SRC=$(kt_tree 6.12) && kt_make "$NAME" x86_64 M="$W/kcovmod" modules
