@@ -66,6 +66,26 @@ static void kcov(int fd, unsigned long cmd, unsigned long arg, const char *what)
 		fail(what);
 }
 
+/*
+ * Start a session with CMD (KCOV_ENABLE or KCOV_UNIQUE_ENABLE), or rewind
+ * one (KCOV_RESET_TRACE), and forget what the ioctl itself recorded: the
+ * trace count is set to 0.  Returns the session's trace.
+ */
+static unsigned long *start(int fd, unsigned long cmd, unsigned long arg,
+			    const char *what)
+{
+	unsigned long *trace = cmd == KCOV_ENABLE ? cover : cover + BITMAP_WORDS;
+
+	kcov(fd, cmd, arg, what);
+	__atomic_store_n(&trace[0], 0, __ATOMIC_RELAXED);
+	return trace;
+}
+
+static void stop(int fd)
+{
+	kcov(fd, KCOV_DISABLE, 0, "ioctl KCOV_DISABLE");
+}
+
 static void reads(void)
 {
 	int i;
@@ -105,8 +125,7 @@ static int load_module(void)
 
 int main(void)
 {
-	unsigned long *trace = NULL;
-	unsigned long fn;
+	unsigned long *trace, fn;
 	int fd, mfd;
 
 	open_console();
@@ -122,45 +141,38 @@ int main(void)
 		fail("mmap");
 
 	/* trace: what every kcov client does today */
-	kcov(fd, KCOV_ENABLE, KCOV_TRACE_PC, "ioctl KCOV_ENABLE");
-	__atomic_store_n(&cover[0], 0, __ATOMIC_RELAXED);
+	trace = start(fd, KCOV_ENABLE, KCOV_TRACE_PC, "ioctl KCOV_ENABLE");
 	reads();
-	print_trace("trace", cover);
-	kcov(fd, KCOV_DISABLE, 0, "ioctl KCOV_DISABLE");
+	print_trace("trace", trace);
+	stop(fd);
 
-	/* unique1: the ioctl's own return path is forgotten by the client */
-	trace = cover + BITMAP_WORDS;
-	kcov(fd, KCOV_UNIQUE_ENABLE, BITMAP_WORDS, "ioctl KCOV_UNIQUE_ENABLE");
+	/* unique1: the client clears the bitmap too, as in the series */
+	trace = start(fd, KCOV_UNIQUE_ENABLE, BITMAP_WORDS, "ioctl KCOV_UNIQUE_ENABLE");
 	memset(cover, 0, BITMAP_WORDS * sizeof(unsigned long));
-	__atomic_store_n(&trace[0], 0, __ATOMIC_RELAXED);
 	reads();
 	print_trace("unique1", trace);
-	kcov(fd, KCOV_DISABLE, 0, "ioctl KCOV_DISABLE");
+	stop(fd);
 
 	/* unique2: a new session, the bitmap left as unique1 left it */
-	kcov(fd, KCOV_UNIQUE_ENABLE, BITMAP_WORDS, "ioctl KCOV_UNIQUE_ENABLE");
-	__atomic_store_n(&trace[0], 0, __ATOMIC_RELAXED);
+	trace = start(fd, KCOV_UNIQUE_ENABLE, BITMAP_WORDS, "ioctl KCOV_UNIQUE_ENABLE");
 	reads();
 	print_trace("unique2", trace);
 
 	/* reset: the same session, rewound by the kernel */
-	kcov(fd, KCOV_RESET_TRACE, 0, "ioctl KCOV_RESET_TRACE");
-	__atomic_store_n(&trace[0], 0, __ATOMIC_RELAXED);
+	trace = start(fd, KCOV_RESET_TRACE, 0, "ioctl KCOV_RESET_TRACE");
 	reads();
 	print_trace("reset", trace);
-	kcov(fd, KCOV_DISABLE, 0, "ioctl KCOV_DISABLE");
+	stop(fd);
 
 	/* the module, in both modes */
-	kcov(fd, KCOV_ENABLE, KCOV_TRACE_PC, "ioctl KCOV_ENABLE");
-	__atomic_store_n(&cover[0], 0, __ATOMIC_RELAXED);
+	trace = start(fd, KCOV_ENABLE, KCOV_TRACE_PC, "ioctl KCOV_ENABLE");
 	fn = mod_reads(mfd, MOD_READS);
-	print_trace("modtrace", cover);
-	kcov(fd, KCOV_DISABLE, 0, "ioctl KCOV_DISABLE");
-	kcov(fd, KCOV_UNIQUE_ENABLE, BITMAP_WORDS, "ioctl KCOV_UNIQUE_ENABLE");
-	__atomic_store_n(&trace[0], 0, __ATOMIC_RELAXED);
+	print_trace("modtrace", trace);
+	stop(fd);
+	trace = start(fd, KCOV_UNIQUE_ENABLE, BITMAP_WORDS, "ioctl KCOV_UNIQUE_ENABLE");
 	mod_reads(mfd, MOD_READS);
 	print_trace("modunique", trace);
-	kcov(fd, KCOV_DISABLE, 0, "ioctl KCOV_DISABLE");
+	stop(fd);
 	printf("KCOV-MOD-FN 0x%lx\n", fn);
 	printf("KCOV-DONE\n");
 	finish();
