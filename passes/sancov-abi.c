@@ -105,11 +105,25 @@ bool sancov_abi_too_late(void)
 
 static void (*sancov_abi_orig_named_section)(const char *, unsigned int, tree);
 
+/*
+ * With sancov-bss=on the mode's zero arrays (not the PC table) go into a
+ * @nobits section, so that a linker script can merge them into .bss
+ * without turning it into PROGBITS (the kernel's KPLUG_KCOV_UNIQUE).
+ */
+static bool sancov_abi_nobits(const char *name, size_t len)
+{
+	const char *zero = sancov_abi_kinds[abi.mode].section;
+
+	return abi.bss && zero && strlen(zero) == len && !strncmp(name, zero, len);
+}
+
 static void sancov_abi_named_section(const char *name, unsigned int flags, tree decl)
 {
 	const char *sep = strchr(name, GROUP_SEP);
 	char *base;
 
+	if (sancov_abi_nobits(name, sep ? (size_t)(sep - name) : strlen(name)))
+		flags = (flags | SECTION_BSS) & ~SECTION_NOTYPE;
 	if (!sep || strncmp(name, "__sancov_", 9)) {
 		sancov_abi_orig_named_section(name, flags, decl);
 		return;

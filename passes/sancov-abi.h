@@ -19,6 +19,7 @@ struct sancov_abi_cfg {
 	enum sancov_abi_mode mode;
 	bool pc_table;		/* __sancov_pcs */
 	bool ctors;		/* the module constructor */
+	bool bss;		/* zero arrays in @nobits sections */
 	bool (*wanted)(tree fndecl);	/* whether a function is instrumented */
 };
 

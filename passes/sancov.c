@@ -43,6 +43,9 @@ static const struct kplug_opt sancov_opts[] = {
 	  "emit Clang's PC table (__sancov_pcs) for pc-guard and the inline modes" },
 	{ "ctors", KPLUG_OPT_BOOL, "on", NULL, 0, 0,
 	  "emit the module constructor of pc-guard and the inline modes" },
+	{ "bss", KPLUG_OPT_BOOL, "off", NULL, 0, 0,
+	  "put the zero arrays of pc-guard and the inline modes in @nobits sections "
+	  "(the kernel merges __sancov_guards into .bss)" },
 	{ "prune", KPLUG_OPT_ENUM, "off", "off,clang,min", 0, 0,
 	  "which blocks get a probe: off (every block, as native GCC), clang "
 	  "(Clang's rule) or min (the fewest that imply every block's coverage)" },
@@ -591,7 +594,8 @@ static int sancov_abi_options(const struct kplug_ctx *ctx,
 	long edges = sancov.trace & SANCOV_EDGES;
 	struct sancov_abi_cfg cfg = {
 		SANCOV_ABI_NONE, (bool)kplug_int(ctx, "pc-table"),
-		(bool)kplug_int(ctx, "ctors"), sancov_wanted,
+		(bool)kplug_int(ctx, "ctors"), (bool)kplug_int(ctx, "bss"),
+		sancov_wanted,
 	};
 
 	if (edges & (edges - 1)) {
@@ -616,6 +620,12 @@ static int sancov_abi_options(const struct kplug_ctx *ctx,
 		kplug_error("%s: sancov-ctors=off needs sancov-trace=pc-guard, "
 			    "inline-8bit-counters or inline-bool-flag",
 			    kplug_origin(ctx, "ctors"));
+		return -1;
+	}
+	if (cfg.mode == SANCOV_ABI_NONE && cfg.bss) {
+		kplug_error("%s: sancov-bss=on needs sancov-trace=pc-guard, "
+			    "inline-8bit-counters or inline-bool-flag",
+			    kplug_origin(ctx, "bss"));
 		return -1;
 	}
 	*abi = cfg;

@@ -55,6 +55,9 @@ bad "pc-table with cmp only" \
 bad "ctors=off with pc" \
 	"cc1: error: kplug: -fplugin-arg-kplug-sancov-ctors=off: sancov-ctors=off needs sancov-trace=pc-guard, inline-8bit-counters or inline-bool-flag" \
 	-fplugin-arg-kplug-sancov-ctors=off
+bad "bss=on with pc" \
+	"cc1: error: kplug: -fplugin-arg-kplug-sancov-bss=on: sancov-bss=on needs sancov-trace=pc-guard, inline-8bit-counters or inline-bool-flag" \
+	-fplugin-arg-kplug-sancov-bss=on
 printf '[kplug]\nenable = sancov\n[sancov]\ntrace = pc, pc-guard\n' > "$T/bad.ini"
 err=$(cd "$T" && gcc -O2 -c "$S/tail.c" -o bad.o -fplugin="$KPLUG" -fplugin-arg-kplug-config=bad.ini 2>&1)
 is "$err" "cc1: error: kplug: bad.ini:4: sancov-trace: pc, pc-guard, inline-8bit-counters and inline-bool-flag exclude each other; pick one" \
@@ -124,6 +127,14 @@ gcc -O1 -c "$S/abi-cov.c" -o "$T/gcc.o" -fplugin="$KPLUG" $KSANCOV $TRACE=pc-gua
 	-fplugin-arg-kplug-sancov-ctors=off && ! readelf -SW "$T/gcc.o" | grep -q 'init_array' &&
 	! nm "$T/gcc.o" | grep -q '_init$' && readelf -SW "$T/gcc.o" | grep -q __sancov_guards
 ok $? "ctors=off: guards, no constructor, no reference to an init function"
+# bss=on (the kernel's KPLUG_KCOV_UNIQUE): the zero arrays @nobits, the PC table not
+for m in $MODES; do
+	gcc -O1 -c "$S/abi-cov.c" -o "$T/gcc.o" -fplugin="$KPLUG" $KSANCOV $TRACE=$m $PCT \
+		-fplugin-arg-kplug-sancov-bss=on
+	is "$(layout "$T/gcc.o" | grep -o '__sancov_[a-z]* [A-Z]*' | xargs)" \
+		"$(layout "$T/gcc.o" | grep -o '__sancov_[a-z]*' | sed 's/__sancov_pcs$/& PROGBITS/; /PROGBITS/!s/$/ NOBITS/' | xargs)" \
+		"$m, bss=on: the mode's array NOBITS, the PC table PROGBITS"
+done
 # COMDAT: an inline C++ function's arrays are in its group, as clang++-14 has them
 group() {	# group OBJ SIGNATURE: the sections of that group
 	readelf -gW "$1" | awk -v s="[$2]" '/group section/ { on = index($0, s) > 0; next }

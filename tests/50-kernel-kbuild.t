@@ -35,6 +35,10 @@ for ver in 6.1 6.12; do
 		test -f "$t/scripts/gcc-plugins/kplug/kplug.c" &&
 		test -f "$t/scripts/gcc-plugins/kplug/passes/cyc_complexity.c"
 	ok $? "$ver: hooks in place, kplug sources in scripts/gcc-plugins/kplug"
+	# 6.12 only: the KPLUG_KCOV_UNIQUE patches, inert unless that option is on
+	n=$(cd "$t" && grep -l CONFIG_KPLUG_KCOV_UNIQUE kernel/kcov.c arch/x86/kernel/vmlinux.lds.S \
+		scripts/module.lds.S 2>/dev/null | wc -l)
+	is "$n" "$([ "$ver" = 6.12 ] && echo 3 || echo 0)" "$ver: KPLUG_KCOV_UNIQUE patches in kcov.c and the linker scripts: $n"
 	is "$(sha1sum <"$pristine/scripts/gcc-plugins/Kconfig")" "$kconfig_sum" \
 		"$ver: the cached tree's Kconfig is untouched by apply"
 	cmp -s "$pristine/scripts/gcc-plugins/Kconfig" "$t/scripts/gcc-plugins/Kconfig"

@@ -10,6 +10,7 @@
 # both ways from their .cmd lines).
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/kernel/lib-kernel.sh"
+. "$TOP/tests/kernel/lib-qemu.sh"
 
 if quick; then
 	skip "KCOV boot test (KPLUG_QUICK)"
@@ -85,36 +86,10 @@ ok $? "ksys_read/vfs_read among the functions compared"
 # initramfs with the static /init.
 gcc -static -O2 -Wall -o "$W/init" "$TOP/tests/kernel/kcov-init.c"
 ok $? "static /init built from tests/kernel/kcov-init.c"
-printf '%s\n' "dir /dev 0755 0 0" "nod /dev/console 0600 0 0 c 5 1" \
-	"dir /sys 0755 0 0" "file /init $W/init 0755 0 0" >"$W/initramfs.list"
-"$B/usr/gen_init_cpio" "$W/initramfs.list" >"$W/initramfs.cpio"
+kt_initramfs "$B" "$W/initramfs.cpio" "$W/init"
 ok $? "initramfs (usr/gen_init_cpio)"
 
-boot() {	# boot BUILD LOG
-	timeout 300 qemu-system-x86_64 -nographic -no-reboot -m 256 -smp 1 \
-		-accel tcg -kernel "$1/arch/x86/boot/bzImage" \
-		-initrd "$W/initramfs.cpio" \
-		-append "console=ttyS0 panic=-1" </dev/null 2>&1 | tr -d '\r' >"$2"
-}
-
-# PCs -> function names with nm (tinyconfig has no DWARF for addr2line).
-symbolize() {	# symbolize VMLINUX < PCs
-	perl -e '
-		my @s;
-		open(my $nm, "-|", "nm", "-n", $ARGV[0]) or die;
-		while (<$nm>) {
-			push @s, [hex($1), $2] if /^([0-9a-f]+) [tTwW] (\S+)$/;
-		}
-		while (my $pc = <STDIN>) {
-			$pc = hex($pc);
-			my ($lo, $hi) = (0, $#s);
-			while ($lo < $hi) {
-				my $m = int(($lo + $hi + 1) / 2);
-				if ($s[$m][0] <= $pc) { $lo = $m } else { $hi = $m - 1 }
-			}
-			printf "%s+0x%x\n", $s[$lo][1], $pc - $s[$lo][0];
-		}' "$1"
-}
+boot() { kt_boot "$1" "$W/initramfs.cpio" "$2"; }	# boot BUILD LOG
 
 declare -A COUNT FUNCS
 for kind in kplug; do
@@ -128,7 +103,7 @@ for kind in kplug; do
 	COUNT[$kind]=$(wc -l <"$W/pcs-$kind.txt")
 	is "${COUNT[$kind]}" "$(sed -n 's/^KCOV-COUNT //p' "$W/serial-$kind.log")" \
 		"$kind: KCOV-COUNT matches the PCs printed"
-	symbolize "$b/vmlinux" <"$W/pcs-$kind.txt" >"$W/syms-$kind.txt"
+	kt_symbolize "$b/vmlinux" <"$W/pcs-$kind.txt" >"$W/syms-$kind.txt"
 	FUNCS[$kind]=$(sed 's/+0x.*//' "$W/syms-$kind.txt" | sort -u | tr '\n' ' ')
 	diag "$kind: ${COUNT[$kind]} PCs in: ${FUNCS[$kind]}"
 done

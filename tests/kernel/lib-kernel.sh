@@ -28,7 +28,8 @@ mkdir -p "$KOUT"
 
 # The one x86_64 Linux 6.12 kplug kernel the kernel tests share: 51 checks
 # its objects, 52 boots it, 53 checks its profile object by object, 55
-# recompiles a sample of it.  tinyconfig + $KT_X86_BOOT + $KT_KPLUG with
+# recompiles a sample of it, 56 measures the KPLUG_KCOV_UNIQUE kernel
+# against it.  tinyconfig + $KT_X86_BOOT + $KT_KPLUG with
 # the per-subsystem profile tests/kernel/profiles/paths.ini, which turns
 # sancov off in the directories of KT_X86_SANCOV_OFF.  kt_build_x86 NAME
 # builds the same configuration in $KOUT/NAME (54: through icecream and
