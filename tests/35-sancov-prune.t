@@ -15,14 +15,7 @@ G=$(gcc_source)/gcc/testsuite/gcc.c-torture/execute
 ok $? "GCC 12 testsuite extracted"
 
 # ---- bad combinations: one kplug line, non-zero exit ----
-bad() {	# bad DESCRIPTION EXPECTED-LINE ARGS...
-	local what=$1 want=$2 err rc
-	shift 2
-	err=$(cd "$T" && gcc -O2 -c "$S/tail.c" -o bad.o -fplugin="$KPLUG" $KSANCOV "$@" 2>&1)
-	rc=$?
-	is "$err" "$want" "$what: one line"
-	[ "$rc" -ne 0 ]; ok $? "$what: exit status $rc"
-}
+bad() { sancov_bad "$T" "$S/tail.c" "$@"; }	# bad DESCRIPTION EXPECTED-LINE ARGS...
 bad "prune with cmp only" \
 	"cc1: error: kplug: $PRUNE=min: sancov-prune needs a trace mode with a probe per block (pc, pc-guard, inline-8bit-counters or inline-bool-flag)" \
 	-fplugin-arg-kplug-sancov-trace=cmp $PRUNE=min

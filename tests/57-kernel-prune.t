@@ -11,17 +11,9 @@
 . "$TOP/tests/kernel/lib-kernel.sh"
 . "$TOP/tests/kernel/lib-qemu.sh"
 
-if quick; then
-	skip "pruned KCOV kernel (KPLUG_QUICK)"
-	done_testing
-fi
-command -v qemu-system-x86_64 >/dev/null
-ok $? "qemu-system-x86_64 installed (apt-get install qemu-system-x86)"
+kt_qemu_start "pruned KCOV kernel" kcov-prune
 R=$TOP/tools/kplug-report
 make -s -C "$TOP" tools >&2
-W=$KOUT/kcov-prune
-rm -rf "$W" && mkdir -p "$W"
-T0=$(date +%s)
 NAME=x86_64-6.12-prune
 P=$KOUT/$NAME
 B=$KOUT/$KT_X86
