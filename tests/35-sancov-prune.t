@@ -67,7 +67,7 @@ for t in pc pc-guard inline-8bit-counters inline-bool-flag; do
 			KPLUG_COV_OUT=$T/p-$m.hits "$T/p-$m" a b &&
 			"$R" cover "$T/p-$m" "$T/p-$m.hits" >"$T/p-$m.lines" 2>"$T/p-$m.rep"
 		ok $? "$t, prune=$m: built, ran, covered"
-		n[$m]=$(sed -n 's/.* \([0-9]*\) probes.*/\1/p' "$T/p-$m.rep")
+		n[$m]=$(sed -n 's/.*functions, \([0-9]*\) probes.*/\1/p' "$T/p-$m.rep")
 	done
 	nl=$(wc -l <"$T/p-off.lines")
 	[ "$nl" -ge 12 ]; ok $? "$t: the unpruned run covers $nl lines (>= 12)"
