@@ -27,7 +27,7 @@ fi
 if [ $# -gt 0 ]; then
 	scripts=("$@")
 else
-	scripts=(cyc.sh sancov.sh sancov-abi.sh report.sh collect.sh)
+	scripts=(cyc.sh sancov.sh sancov-abi.sh prune.sh report.sh collect.sh)
 	for f in "$TOP"/bench/*.sh; do
 		n=$(basename "$f")
 		case " ${scripts[*]} lib.sh all.sh " in *" $n "*) continue ;; esac

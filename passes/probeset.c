@@ -411,9 +411,14 @@ static void place_needed(struct work *w, struct probeset *ps)
 	unsigned char *blocked = (unsigned char *)ps_alloc(w->nv, 1);
 	int v;
 
-	for (v = 0; v < w->n; v++) {
-		unsigned char f = ps->flags[v];
+	int k;
 
+	/* last node first: a probe low in a function tends to imply more */
+	for (k = 0; k < w->n; k++) {
+		unsigned char f;
+
+		v = w->n - 1 - k;
+		f = ps->flags[v];
 		if (!w->live[v] || (f & PS_PROBE) || !(f & PS_LINES) ||
 		    !(f & PS_PROBEABLE))
 			continue;
@@ -425,6 +430,60 @@ static void place_needed(struct work *w, struct probeset *ps)
 	free(blocked);
 }
 
+/* Whether some node P implies (P itself included) has become hidden. */
+static int breaks(struct work *w, const struct probeset *ps, int p,
+		  unsigned char *blocked)
+{
+	int *todo = (int *)ps_alloc(w->nv, sizeof(int));
+	unsigned char *seen = (unsigned char *)ps_alloc(w->nv, 1);
+	int n = 0, i, ret = 0;
+
+	todo[n++] = p;
+	seen[p] = 1;
+	for (i = 0; i < n; i++)
+		for (int j = w->impl.start[todo[i]]; j < w->impl.start[todo[i] + 1]; j++)
+			if (!seen[w->impl.list[j]]) {
+				seen[w->impl.list[j]] = 1;
+				todo[n++] = w->impl.list[j];
+			}
+	for (i = 0; i < n && !ret; i++) {
+		int v = todo[i];
+
+		if ((ps->flags[v] & PS_LINES) && !(ps->flags[v] & PS_PROBE))
+			ret = hidden(w, ps, v, blocked);
+	}
+	free(todo);
+	free(seen);
+	return ret;
+}
+
+/*
+ * Drop the probes the others make unnecessary: one by one, keep a probe
+ * out when no node it implies becomes hidden.  Skipped in huge functions
+ * (it costs a search per implied node and probe).
+ */
+#define PS_DROP_MAX_NODES	2000
+
+static void drop_redundant(struct work *w, struct probeset *ps)
+{
+	unsigned char *blocked = (unsigned char *)ps_alloc(w->nv, 1);
+	int v;
+
+	if (w->n > PS_DROP_MAX_NODES)
+		goto out;
+	for (v = 0; v < w->n; v++) {
+		if (!(ps->flags[v] & PS_PROBE))
+			continue;
+		ps->flags[v] &= ~PS_PROBE;
+		if (breaks(w, ps, v, blocked))
+			ps->flags[v] |= PS_PROBE;
+		else
+			ps->dropped++;
+	}
+out:
+	free(blocked);
+}
+
 int probeset_place(struct probeset *ps, enum probeset_mode mode, int check)
 {
 	struct work w = { 0 };
@@ -432,7 +491,7 @@ int probeset_place(struct probeset *ps, enum probeset_mode mode, int check)
 
 	work_init(&w, ps);
 	relations(&w, ps);
-	ps->leaves = ps->added = ps->sources = 0;
+	ps->leaves = ps->added = ps->sources = ps->dropped = 0;
 	for (v = 0; v < ps->n; v++) {
 		if (mode != PS_GIVEN)
 			ps->flags[v] &= ~PS_PROBE;
@@ -441,8 +500,10 @@ int probeset_place(struct probeset *ps, enum probeset_mode mode, int check)
 	}
 	if (mode == PS_MIN)
 		place_leaves(&w, ps);
-	if (mode != PS_OFF && check)
+	if (mode != PS_OFF && check) {
 		place_needed(&w, ps);
+		drop_redundant(&w, ps);
+	}
 	for (v = 0; v < ps->n; v++)
 		count += !!(ps->flags[v] & PS_PROBE);
 	work_free(&w);

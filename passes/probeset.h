@@ -46,6 +46,7 @@ struct probeset {
 	int leaves;		/* probes placed on leaf super blocks */
 	int sources;		/* leaf super blocks (with a probe-able node or not) */
 	int added;		/* probes added so that inference holds */
+	int dropped;		/* probes the others made unnecessary */
 };
 
 struct probeset *probeset_new(int n);

@@ -32,14 +32,7 @@ guard_jumps() {
 tables() { facts "$1" "$2" | awk '{ print $4 }' | tr , '\n' | sed 's/:.*//' | sort | xargs; }
 
 # ---- bad combinations: one kplug line, non-zero exit ----
-bad() {	# bad DESCRIPTION EXPECTED-LINE ARGS...
-	local what=$1 want=$2 err rc
-	shift 2
-	err=$(cd "$T" && gcc -O2 -c "$S/tail.c" -o bad.o -fplugin="$KPLUG" $KSANCOV "$@" 2>&1)
-	rc=$?
-	is "$err" "$want" "$what: one line"
-	[ "$rc" -ne 0 ]; ok $? "$what: exit status $rc"
-}
+bad() { sancov_bad "$T" "$S/tail.c" "$@"; }	# bad DESCRIPTION EXPECTED-LINE ARGS...
 bad "pc with pc-guard" \
 	"cc1: error: kplug: $TRACE=pc,pc-guard: sancov-trace: pc, pc-guard, inline-8bit-counters and inline-bool-flag exclude each other; pick one" \
 	$TRACE=pc,pc-guard

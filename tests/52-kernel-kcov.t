@@ -12,16 +12,7 @@
 . "$TOP/tests/kernel/lib-kernel.sh"
 . "$TOP/tests/kernel/lib-qemu.sh"
 
-if quick; then
-	skip "KCOV boot test (KPLUG_QUICK)"
-	done_testing
-fi
-command -v qemu-system-x86_64 >/dev/null
-ok $? "qemu-system-x86_64 installed (apt-get install qemu-system-x86)"
-
-W=$KOUT/kcov-boot
-rm -rf "$W" && mkdir -p "$W"
-T0=$(date +%s)
+kt_qemu_start "KCOV boot test" kcov-boot
 
 # The kplug kernel: the x86_64 build the kernel tests share
 # (kt_build_x86), from the build cache when 51-kernel-build.t built it.

@@ -6,6 +6,9 @@
 # kt_boot BUILD INITRAMFS LOG [ARGS]: boot BUILD's bzImage in qemu (TCG, one
 # CPU, 256 MB, serial console, niced), kernel arguments ARGS added; the
 # serial output goes to LOG without CRs.  qemu ends when /init reboots.
+# kt_qemu_start WHAT DIR: the start of a boot test: one skip naming WHAT
+# under KPLUG_QUICK (and the end of the test), else checks qemu, empties
+# $KOUT/DIR and sets W to it and T0 to the time.
 # kt_symbolize VMLINUX < PCs: "function+0xoffset" per PC, from nm (the
 # tinyconfig kernels have no DWARF for addr2line).
 
@@ -44,4 +47,16 @@ kt_symbolize() {
 			}
 			printf "%s+0x%x\n", $s[$lo][1], $pc - $s[$lo][0];
 		}' "$1"
+}
+
+kt_qemu_start() {
+	if quick; then
+		skip "$1 (KPLUG_QUICK)"
+		done_testing
+	fi
+	command -v qemu-system-x86_64 >/dev/null
+	ok $? "qemu-system-x86_64 installed (apt-get install qemu-system-x86)"
+	W=$KOUT/$2
+	rm -rf "$W" && mkdir -p "$W"
+	T0=$(date +%s)
 }

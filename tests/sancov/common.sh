@@ -37,3 +37,15 @@ jumps() {
 		/R_[A-Z0-9_]+\t__sanitizer_cov_/ { if (insn ~ /^j/) j++; else c++ }
 		END { print j + 0, c + 0 }'
 }
+
+# sancov_bad DIR SOURCE DESCRIPTION EXPECTED-LINE ARGS...: compiling SOURCE
+# in DIR with kplug's sancov and ARGS prints exactly EXPECTED-LINE and
+# fails (two checks).
+sancov_bad() {
+	local dir=$1 src=$2 what=$3 want=$4 err rc
+	shift 4
+	err=$(cd "$dir" && gcc -O2 -c "$src" -o bad.o -fplugin="$KPLUG" $KSANCOV "$@" 2>&1)
+	rc=$?
+	is "$err" "$want" "$what: one line"
+	[ "$rc" -ne 0 ]; ok $? "$what: exit status $rc"
+}

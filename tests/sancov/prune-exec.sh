@@ -58,7 +58,7 @@ one_program() {
 			echo "ERROR $n $mode: kplug-report cover failed: $(head -2 "$b.rep" | tr '\n' ' ')"
 			return
 		}
-		echo "probes $mode $(sed -n 's/.* \([0-9]*\) probes.*/\1/p' "$b.rep")"
+		echo "probes $mode $(sed -n 's/.*functions, \([0-9]*\) probes.*/\1/p' "$b.rep")"
 	done
 	for mode in $MODES; do
 		if cmp -s "$d/off.lines" "$d/$mode.lines"; then
@@ -82,8 +82,7 @@ while (<STDIN>) {
 	if (/^dropped/) { $n{dropped}++; next }
 	if (/^probes (\S+) (\d+)/) { $probes{$1} += $2; next }
 	if (/^match (\S+)/) { $n{"match-$1"}++; next }
-	$n{error}++ if /^ERROR/;
-	$n{$1}++ if /^(mismatch-\S+)/;
+	if (/^(mismatch-\S+)/) { $n{$1}++ } else { $n{error}++ }	# ERROR, or a line nobody expects
 	push @bad, $_;
 }
 print for @bad[0 .. ($#bad < 29 ? $#bad : 29)];

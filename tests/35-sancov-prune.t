@@ -1,0 +1,138 @@
+# sancov-prune (off|clang|min) and the coverage map: bad combinations,
+# kplug-report cover on its own and on bad input, and the proof by running
+# programs: GCC's gcc.c-torture/execute programs built unpruned and pruned
+# (tests/sancov/prune-exec.sh), run, and each run's inferred lines must be
+# those of the unpruned run -- and must not be once the probes inference
+# needs are dropped (prune-check=off), or the proof could not fail.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/sancov/common.sh"
+T=$(mktemp -d "$OUT/sancov-prune.XXXXXX")
+S=$SANCOV_DIR
+R=$TOP/tools/kplug-report
+PRUNE=-fplugin-arg-kplug-sancov-prune
+make -s -C "$TOP" tools >&2
+G=$(gcc_source)/gcc/testsuite/gcc.c-torture/execute
+ok $? "GCC 12 testsuite extracted"
+
+# ---- bad combinations: one kplug line, non-zero exit ----
+bad() { sancov_bad "$T" "$S/tail.c" "$@"; }	# bad DESCRIPTION EXPECTED-LINE ARGS...
+bad "prune with cmp only" \
+	"cc1: error: kplug: $PRUNE=min: sancov-prune needs a trace mode with a probe per block (pc, pc-guard, inline-8bit-counters or inline-bool-flag)" \
+	-fplugin-arg-kplug-sancov-trace=cmp $PRUNE=min
+bad "map with cmp only" \
+	"cc1: error: kplug: -fplugin-arg-kplug-sancov-map=on: sancov-map needs a trace mode with a probe per block (pc, pc-guard, inline-8bit-counters or inline-bool-flag)" \
+	-fplugin-arg-kplug-sancov-trace=cmp -fplugin-arg-kplug-sancov-map=on
+bad "unknown prune mode" \
+	"cc1: error: kplug: $PRUNE=max: unknown value 'max' for 'sancov-prune' (expected one of off,clang,min)" \
+	$PRUNE=max
+
+# ---- one program, every mode: same lines, fewer probes ----
+gcc -O2 -c "$S/prune-rt.c" -o "$T/rt.o"
+cat > "$T/p.c" <<'C'
+#include <stdlib.h>
+int g, h;
+__attribute__((noinline)) int f(int x)
+{
+	int r = 0;
+	if (x > 3)
+		g++;
+	else
+		h++;
+	if (x & 1)
+		r = 5;
+	while (x > 0) {
+		x -= 3;
+		r++;
+	}
+	if (x < -100)
+		exit(3);
+	return r;
+}
+int main(int argc, char **argv)
+{
+	int i, s = 0;
+	for (i = 0; i < argc + 3; i++)
+		s += f(i);
+	if (s == 7)
+		abort();
+	return 0;
+}
+C
+declare -A n
+for t in pc pc-guard inline-8bit-counters inline-bool-flag; do
+	for m in off clang min; do
+		rm -f "$T/p-$m" "$T/p-$m.hits"
+		gcc -O2 -no-pie -fplugin="$KPLUG" $KSANCOV -fplugin-arg-kplug-sancov-trace=$t \
+			$PRUNE=$m -fplugin-arg-kplug-sancov-map=on "$T/p.c" "$T/rt.o" -o "$T/p-$m" &&
+			KPLUG_COV_OUT=$T/p-$m.hits "$T/p-$m" a b &&
+			"$R" cover "$T/p-$m" "$T/p-$m.hits" >"$T/p-$m.lines" 2>"$T/p-$m.rep"
+		ok $? "$t, prune=$m: built, ran, covered"
+		n[$m]=$(sed -n 's/.*functions, \([0-9]*\) probes.*/\1/p' "$T/p-$m.rep")
+	done
+	nl=$(wc -l <"$T/p-off.lines")
+	[ "$nl" -ge 12 ]; ok $? "$t: the unpruned run covers $nl lines (>= 12)"
+	cmp -s "$T/p-off.lines" "$T/p-clang.lines" && cmp -s "$T/p-off.lines" "$T/p-min.lines"
+	ok $? "$t: clang and min runs infer exactly the unpruned lines"
+	[ "${n[min]:-99}" -lt "${n[off]:-0}" ] && [ "${n[clang]:-99}" -lt "${n[off]:-0}" ]
+	ok $? "$t: probes off ${n[off]}, clang ${n[clang]}, min ${n[min]}: fewer pruned"
+done
+grep -q "^$T/p.c:17\$" "$T/p-off.lines"; [ $? -ne 0 ]; ok $? "the exit(3) line never ran: not covered"
+grep -q "^$T/p.c:13\$" "$T/p-min.lines"; ok $? "the loop body line is covered (min)"
+
+# ---- kplug-report cover on bad input: one line, exit 2 ----
+cover_bad() {	# cover_bad DESCRIPTION PATTERN ARGS...
+	local what=$1 pat=$2 err rc
+	shift 2
+	err=$("$R" cover "$@" 2>&1 >/dev/null)
+	rc=$?
+	[ $rc -eq 2 ]; ok $? "$what: exit status $rc"
+	echo "$err" | grep -q -- "$pat"; ok $? "$what: says '$pat'"
+	[ -z "$err" ] || diag "$(echo "$err" | head -2)"
+}
+echo 0x1234 >"$T/unknown.hits"
+cover_bad "an address no map knows" "0x1234 is in no coverage map" "$T/p-min" "$T/unknown.hits"
+printf '%s\nxyz\n' "$(head -1 "$T/p-min.hits")" >"$T/junk.hits"
+cover_bad "a line that is no address" "junk.hits:2: not a hexadecimal address" "$T/p-min" "$T/junk.hits"
+gcc -O2 -no-pie "$T/p.c" -o "$T/plain"
+cover_bad "a binary without a map" "no coverage map" "$T/plain" "$T/p-min.hits"
+cp "$T/p-min" "$T/cut"
+off=$(readelf -SW "$T/cut" | awk '$2 == ".kplug.sancov" { print $5 }')
+printf '\377\377\377\377' | dd of="$T/cut" bs=1 seek=$((0x$off + 4)) conv=notrunc status=none
+cover_bad "a map record with a bad size" "size out of bounds" "$T/cut" "$T/p-min.hits"
+
+# ---- the proof on torture programs ----
+mapfile -t ALL < <(ls "$G"/*.c | LC_ALL=C sort)
+# every 18th file, a different one at each level: 3 levels, ~265 programs
+proof() {	# proof LEVEL OFFSET
+	local out rc
+	out=$("$S/prune-exec.sh" gcc "$KPLUG" "-$1" "$T/exec$1" \
+		$(printf '%s\n' "${ALL[@]}" | awk -v k="$2" 'NR % 18 == k') 2>&1)
+	rc=$?
+	diag "-$1: $(echo "$out" | tail -2 | tr '\n' ' ')"
+	[ $rc -eq 0 ] || diag "$(echo "$out" | head -10)"
+	ok $rc "-$1: every pruned run infers exactly the unpruned run's lines"
+	n=$(echo "$out" | sed -n 's/.* compared \([0-9]*\) .*/\1/p')
+	[ "${n:-0}" -ge 80 ]; ok $? "-$1: ${n:-0} programs compared (>= 80)"
+}
+proof O0 1
+proof O1 7
+proof O2 13
+# GCC 11: the same proof on a smaller sample
+so11=$(sancov_so11)
+ok $? "kplug.so for gcc-11 built"
+out=$("$S/prune-exec.sh" gcc-11 "$so11" -O2 "$T/exec11" \
+	$(printf '%s\n' "${ALL[@]}" | awk 'NR % 60 == 5') 2>&1)
+rc=$?
+diag "gcc-11 -O2: $(echo "$out" | tail -2 | tr '\n' ' ')"
+[ $rc -eq 0 ] || diag "$(echo "$out" | head -10)"
+ok $rc "gcc-11 -O2: every pruned run infers exactly the unpruned run's lines"
+n=$(echo "$out" | sed -n 's/.* compared \([0-9]*\) .*/\1/p')
+[ "${n:-0}" -ge 20 ]; ok $? "gcc-11 -O2: ${n:-0} programs compared (>= 20)"
+out=$("$S/prune-exec.sh" gcc "$KPLUG" "-O2 -fplugin-arg-kplug-sancov-prune-check=off" \
+	"$T/nocheck" $(printf '%s\n' "${ALL[@]}" | awk 'NR % 36 == 13') 2>&1)
+diag "prune-check=off: $(echo "$out" | tail -2 | tr '\n' ' ')"
+mm=$(echo "$out" | sed -n 's/.* mismatch-min \([0-9]*\) .*/\1/p')
+[ "${mm:-0}" -ge 3 ]; ok $? "without the probes inference needs, min misses lines in ${mm:-0} programs (>= 3): the proof can fail"
+echo "$out" | grep -q '^programs .* errors 0$'; ok $? "prune-check=off: no build or run error"
+rm -rf "$T"
+plan "$_tap_n"
