@@ -13,16 +13,7 @@
 . "$TOP/tests/kernel/lib-kernel.sh"
 . "$TOP/tests/kernel/lib-qemu.sh"
 
-if quick; then
-	skip "KCOV_UNIQUE boot test (KPLUG_QUICK)"
-	done_testing
-fi
-command -v qemu-system-x86_64 >/dev/null
-ok $? "qemu-system-x86_64 installed (apt-get install qemu-system-x86)"
-
-W=$KOUT/kcov-unique
-rm -rf "$W" && mkdir -p "$W"
-T0=$(date +%s)
+kt_qemu_start "KCOV_UNIQUE boot test" kcov-unique
 NAME=x86_64-6.12-unique
 U=$KOUT/$NAME
 BASE=$KOUT/$KT_X86
