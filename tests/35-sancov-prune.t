@@ -102,32 +102,27 @@ cover_bad "a map record with a bad size" "size out of bounds" "$T/cut" "$T/p-min
 
 # ---- the proof on torture programs ----
 mapfile -t ALL < <(ls "$G"/*.c | LC_ALL=C sort)
-# every 18th file, a different one at each level: 3 levels, ~265 programs
-proof() {	# proof LEVEL OFFSET
-	local out rc
-	out=$("$S/prune-exec.sh" gcc "$KPLUG" "-$1" "$T/exec$1" \
-		$(printf '%s\n' "${ALL[@]}" | awk -v k="$2" 'NR % 18 == k') 2>&1)
+# proof NAME CC SO OPT MIN AWK-FILTER: every pruned run infers exactly the
+# unpruned run's lines, on at least MIN programs
+proof() {
+	local name=$1 cc=$2 so=$3 opt=$4 min=$5 filter=$6 out rc n
+	out=$("$S/prune-exec.sh" "$cc" "$so" "$opt" "$T/exec-${name// /_}" \
+		$(printf '%s\n' "${ALL[@]}" | awk "$filter") 2>&1)
 	rc=$?
-	diag "-$1: $(echo "$out" | tail -2 | tr '\n' ' ')"
+	diag "$name: $(echo "$out" | tail -2 | tr '\n' ' ')"
 	[ $rc -eq 0 ] || diag "$(echo "$out" | head -10)"
-	ok $rc "-$1: every pruned run infers exactly the unpruned run's lines"
+	ok $rc "$name: every pruned run infers exactly the unpruned run's lines"
 	n=$(echo "$out" | sed -n 's/.* compared \([0-9]*\) .*/\1/p')
-	[ "${n:-0}" -ge 80 ]; ok $? "-$1: ${n:-0} programs compared (>= 80)"
+	[ "${n:-0}" -ge "$min" ]; ok $? "$name: ${n:-0} programs compared (>= $min)"
 }
-proof O0 1
-proof O1 7
-proof O2 13
+# every 18th file, a different one at each level: 3 levels, ~265 programs
+proof -O0 gcc "$KPLUG" -O0 80 'NR % 18 == 1'
+proof -O1 gcc "$KPLUG" -O1 80 'NR % 18 == 7'
+proof -O2 gcc "$KPLUG" -O2 80 'NR % 18 == 13'
 # GCC 11: the same proof on a smaller sample
 so11=$(sancov_so11)
 ok $? "kplug.so for gcc-11 built"
-out=$("$S/prune-exec.sh" gcc-11 "$so11" -O2 "$T/exec11" \
-	$(printf '%s\n' "${ALL[@]}" | awk 'NR % 60 == 5') 2>&1)
-rc=$?
-diag "gcc-11 -O2: $(echo "$out" | tail -2 | tr '\n' ' ')"
-[ $rc -eq 0 ] || diag "$(echo "$out" | head -10)"
-ok $rc "gcc-11 -O2: every pruned run infers exactly the unpruned run's lines"
-n=$(echo "$out" | sed -n 's/.* compared \([0-9]*\) .*/\1/p')
-[ "${n:-0}" -ge 20 ]; ok $? "gcc-11 -O2: ${n:-0} programs compared (>= 20)"
+proof "gcc-11 -O2" gcc-11 "$so11" -O2 20 'NR % 60 == 5'
 out=$("$S/prune-exec.sh" gcc "$KPLUG" "-O2 -fplugin-arg-kplug-sancov-prune-check=off" \
 	"$T/nocheck" $(printf '%s\n' "${ALL[@]}" | awk 'NR % 36 == 13') 2>&1)
 diag "prune-check=off: $(echo "$out" | tail -2 | tr '\n' ' ')"
