@@ -326,7 +326,7 @@ static void place_leaves(struct work *w, struct probeset *ps)
 {
 	struct tarjan t = { 0 };
 	unsigned char *has_in, *done;
-	int v, i, c;
+	int v, i;
 
 	t.index = (int *)ps_alloc(w->nv, sizeof(int));
 	t.low = (int *)ps_alloc(w->nv, sizeof(int));
@@ -345,8 +345,6 @@ static void place_leaves(struct work *w, struct probeset *ps)
 			if (t.comp[w->impl.list[i]] != t.comp[v])
 				has_in[t.comp[w->impl.list[i]]] = 1;
 	/* prefer a node with lines, then any probe-able one */
-	for (c = 0; c < t.ncomp; c++)
-		ps->sources += !has_in[c];
 	for (i = 0; i < 2; i++)
 		for (v = 0; v < w->n; v++) {
 			int c = t.comp[v];
@@ -357,7 +355,6 @@ static void place_leaves(struct work *w, struct probeset *ps)
 				continue;
 			done[c] = 1;
 			ps->flags[v] |= PS_PROBE;
-			ps->leaves++;
 		}
 	free(has_in);
 	free(done);
@@ -424,7 +421,6 @@ static void place_needed(struct work *w, struct probeset *ps)
 			continue;
 		if (hidden(w, ps, v, blocked)) {
 			ps->flags[v] |= PS_PROBE;
-			ps->added++;
 		}
 	}
 	free(blocked);
@@ -477,8 +473,6 @@ static void drop_redundant(struct work *w, struct probeset *ps)
 		ps->flags[v] &= ~PS_PROBE;
 		if (breaks(w, ps, v, blocked))
 			ps->flags[v] |= PS_PROBE;
-		else
-			ps->dropped++;
 	}
 out:
 	free(blocked);
@@ -491,7 +485,6 @@ int probeset_place(struct probeset *ps, enum probeset_mode mode, int check)
 
 	work_init(&w, ps);
 	relations(&w, ps);
-	ps->leaves = ps->added = ps->sources = ps->dropped = 0;
 	for (v = 0; v < ps->n; v++) {
 		if (mode != PS_GIVEN)
 			ps->flags[v] &= ~PS_PROBE;

@@ -42,11 +42,6 @@ struct probeset {
 	/* edges, as added */
 	int nedges, edges_size;
 	int *from, *to;
-	/* statistics of the last probeset_place() */
-	int leaves;		/* probes placed on leaf super blocks */
-	int sources;		/* leaf super blocks (with a probe-able node or not) */
-	int added;		/* probes added so that inference holds */
-	int dropped;		/* probes the others made unnecessary */
 };
 
 struct probeset *probeset_new(int n);

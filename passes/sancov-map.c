@@ -36,7 +36,6 @@ struct map_rec {
 	vec<char *> files;
 	vec<location_t> probe_loc;
 	hash_map<int_hash<unsigned int, 0, UINT_MAX>, int> *probe_of_loc;
-	unsigned int nshared;
 	char *array;			/* the array's assembler name, or NULL */
 	unsigned int elt_size;		/* of its elements */
 	vec<map_pc> pcs;
@@ -152,8 +151,7 @@ location_t sancov_map_probe(basic_block bb, location_t loc)
 	if (!r)
 		return loc;
 	loc = map_unique_loc(r, loc, cfun->decl);
-	if (r->probe_of_loc->put(loc, r->probe_loc.length()))
-		r->nshared++;	/* cannot happen: the ranges differ */
+	r->probe_of_loc->put(loc, r->probe_loc.length());	/* new: the ranges differ */
 	r->probe_node.safe_push(r->bb_node[bb->index]);
 	r->probe_loc.safe_push(loc);
 	return loc;

@@ -110,29 +110,30 @@ static int prune_count_pieces(basic_block bb)
 	return n;
 }
 
-/* Nodes and edges of FN's graph; BB_NODE[i]: the first piece of block i. */
-static struct probeset *prune_graph(function *fn, int *bb_node)
+/*
+ * Nodes and edges of FN's graph; BB_NODE[i]: the first piece of block i,
+ * BB_LAST[i] its last.
+ */
+static struct probeset *prune_graph(function *fn, int *bb_node, int *bb_last)
 {
 	basic_block bb;
 	struct probeset *ps;
-	int n = 0, k, pieces;
+	int n = 0, k;
 	edge e;
 	edge_iterator ei;
 
 	FOR_EACH_BB_FN(bb, fn) {
 		bb_node[bb->index] = n;
 		n += prune_count_pieces(bb);
+		bb_last[bb->index] = n - 1;
 	}
 	ps = probeset_new(n);
 	probeset_edge(ps, PS_ENTRY, bb_node[single_succ(ENTRY_BLOCK_PTR_FOR_FN(fn))->index]);
 	FOR_EACH_BB_FN(bb, fn) {
-		int first = bb_node[bb->index], last;
+		int first = bb_node[bb->index], last = bb_last[bb->index];
 		bool real = prune_first_stmt(bb) != NULL;
 
-		pieces = prune_count_pieces(bb);
-		last = first + pieces - 1;
-		if (real ? prune.mode == SANCOV_PRUNE_OFF || !prune_starts_unreachable(bb) :
-		    prune.mode != SANCOV_PRUNE_OFF && getenv("KPLUG_PRUNE_EMPTY"))
+		if (real && (prune.mode == SANCOV_PRUNE_OFF || !prune_starts_unreachable(bb)))
 			ps->flags[first] |= PS_PROBEABLE;
 		if (real && !prune_starts_unreachable(bb))
 			ps->flags[first] |= PS_LINES;
@@ -140,7 +141,6 @@ static struct probeset *prune_graph(function *fn, int *bb_node)
 			probeset_edge(ps, k, k + 1);
 			probeset_edge(ps, k, PS_EXIT);
 			if (prune.kcov)
-				if (prune.kcov)
 				probeset_edge(ps, PS_ENTRY, k + 1);
 		}
 		FOR_EACH_EDGE(e, ei, bb->succs) {
@@ -232,12 +232,21 @@ static int prune_run(function *fn, struct probeset *ps, const int *bb_node,
  */
 static void prune_place(function *fn, struct probeset *ps, const int *bb_node)
 {
-	if (prune.mode == SANCOV_PRUNE_MIN &&
-	    prune_run(fn, ps, bb_node, SANCOV_PRUNE_CLANG) <
-	    prune_run(fn, ps, bb_node, SANCOV_PRUNE_MIN))
-		prune_run(fn, ps, bb_node, SANCOV_PRUNE_CLANG);
-	else if (prune.mode != SANCOV_PRUNE_MIN)
+	unsigned char *clang_set;
+	int v, n_clang;
+
+	if (prune.mode != SANCOV_PRUNE_MIN) {
 		prune_run(fn, ps, bb_node, prune.mode);
+		return;
+	}
+	n_clang = prune_run(fn, ps, bb_node, SANCOV_PRUNE_CLANG);
+	clang_set = XNEWVEC(unsigned char, ps->n);
+	memcpy(clang_set, ps->flags, ps->n);
+	/* the relations do not depend on the mode: only the flags differ */
+	if (n_clang < prune_run(fn, ps, bb_node, SANCOV_PRUNE_MIN))
+		for (v = 0; v < ps->n; v++)
+			ps->flags[v] = clang_set[v];
+	free(clang_set);
 }
 
 /* Today's points, without building any graph (no map, no pruning). */
@@ -255,7 +264,7 @@ static void prune_all_points(function *fn, auto_vec<basic_block> *points)
 void sancov_prune_points(function *fn, auto_vec<basic_block> *points)
 {
 	basic_block entry = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fn)), bb;
-	int *bb_node;
+	int *bb_node, *bb_last;
 	struct probeset *ps;
 
 	if (prune.mode == SANCOV_PRUNE_OFF && !sancov_map_on) {
@@ -263,7 +272,8 @@ void sancov_prune_points(function *fn, auto_vec<basic_block> *points)
 		return;
 	}
 	bb_node = XCNEWVEC(int, last_basic_block_for_fn(fn));
-	ps = prune_graph(fn, bb_node);
+	bb_last = XCNEWVEC(int, last_basic_block_for_fn(fn));
+	ps = prune_graph(fn, bb_node, bb_last);
 	prune_place(fn, ps, bb_node);
 	if (ps->flags[bb_node[entry->index]] & PS_PROBE)
 		points->safe_push(entry);
@@ -272,10 +282,7 @@ void sancov_prune_points(function *fn, auto_vec<basic_block> *points)
 			points->safe_push(bb);
 	sancov_map_function(fn, ps, bb_node);
 	prune_note_returning(fn);
-	if (getenv("KPLUG_PRUNE_DEBUG"))
-		fprintf(stderr, "kplug-prune: %s nodes %d sources %d leaves %d added %d probes %u\n",
-			function_name(fn), ps->n, ps->sources, ps->leaves, ps->added,
-			points->length());
 	probeset_free(ps);
 	free(bb_node);
+	free(bb_last);
 }
