@@ -20,7 +20,10 @@ passes/cyc_complexity.c run[48]             "%lx-%lx": at most 33
 passes/cyc_complexity.c name[CYC_MAX_MACROS] 32 macro names; more are counted visibly as "(other)"
 passes/sancov.c name[64]                    ASM_GENERATE_INTERNAL_LABEL of LCASEARRAY and an unsigned
 passes/sancov-abi.c name[32]                ASM_GENERATE_INTERNAL_LABEL of LSANCOV and an unsigned: under 24
-passes/sancov-abi.c name[64]                "__start_" or "__stop_" and a constant section name: under 30'
+passes/sancov-abi.c name[64]                "__start_" or "__stop_" and a constant section name: under 30
+passes/sancov-map.c b[64]                   ASM_GENERATE_INTERNAL_LABEL of LKPSB/LKPSE and an int: under 24
+passes/sancov-map.c buf[64]                 ASM_GENERATE_INTERNAL_LABEL of "L" and an int: under 24
+passes/sancov-map.c map_callbacks[2]        two pointers, not characters'
 
 found=$(perl -ne 'while (/\bchar\s+\**(\w+)\s*\[([^\]]*)\]/g) { my ($n, $s) = ($1, $2);
 	$s =~ s/\s//g; print "$ARGV $n\[$s]\n" }' \
