@@ -253,16 +253,34 @@ opt_pass *sancov_map_make_pass(void)
 
 /* ---- output ---- */
 
+/*
+ * The directive for a SIZE-byte integer.  Some targets (arm) have no aligned
+ * one and print integers through a hook; the section is aligned, so the
+ * unaligned directive (".4byte") says the same there.
+ */
+static const char *map_op(unsigned int size)
+{
+	const char *op = integer_asm_op(size, TRUE);
+
+	if (!op)
+		op = integer_asm_op(size, FALSE);
+	if (!op)
+		fatal_error(UNKNOWN_LOCATION,
+			    "kplug: sancov-map: no assembler directive for a %u-byte integer on this target",
+			    size);
+	return op;
+}
+
 static void map_u32(unsigned int v)
 {
-	fprintf(asm_out_file, "%s%u\n", integer_asm_op(4, TRUE), v);
+	fprintf(asm_out_file, "%s%u\n", map_op(4), v);
 }
 
 static void map_ptr_label(const char *prefix_or_name, int num)
 {
 	char buf[64];
 
-	fputs(integer_asm_op(POINTER_SIZE_UNITS, TRUE), asm_out_file);
+	fputs(map_op(POINTER_SIZE_UNITS), asm_out_file);
 	if (num >= 0) {
 		ASM_GENERATE_INTERNAL_LABEL(buf, prefix_or_name, num);
 		assemble_name(asm_out_file, buf);
@@ -289,7 +307,7 @@ static void map_emit_rec(map_rec *r, int idx)
 	ASM_GENERATE_INTERNAL_LABEL(e, "LKPSE", idx);
 	targetm.asm_out.internal_label(asm_out_file, "LKPSB", idx);
 	map_u32(SANCOV_MAP_MAGIC);
-	fputs(integer_asm_op(4, TRUE), asm_out_file);
+	fputs(map_op(4), asm_out_file);
 	assemble_name(asm_out_file, e);
 	fputc('-', asm_out_file);
 	assemble_name(asm_out_file, b);

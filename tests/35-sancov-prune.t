@@ -26,6 +26,57 @@ bad "unknown prune mode" \
 	"cc1: error: kplug: $PRUNE=max: unknown value 'max' for 'sancov-prune' (expected one of off,clang,min)" \
 	$PRUNE=max
 
+# ---- cross targets: the map is assembled and read on arm (ARM and Thumb)
+# and arm64; every callback's return address maps to its probe ----
+cat > "$T/x.c" <<'C'
+extern int g(int);
+extern void stop(int) __attribute__((noreturn));
+int f(int a, int b)
+{
+	int s = 0, i;
+
+	for (i = 0; i < a; i++) {
+		if (g(i))
+			s += i;
+		else
+			s -= b;
+	}
+	switch (s & 3) {
+	case 0: s = g(s); break;
+	case 1: s++; break;
+	case 2: if (b > 7) stop(s); break;
+	default: s <<= 1;
+	}
+	return s;
+}
+C
+printf 'int g(int x) { return x & 1; }\nvoid stop(int x) { for (;;); }\nvoid __sanitizer_cov_trace_pc(void) {}\n' > "$T/x-rt.c"
+# cross CC FLAGS THUMB-BIT
+cross() {
+	local cc=$1 flags=$2 bit=$3 name="$1 $2" so d=$T/x-${1}${2// /}
+	mkdir -p "$d"
+	so=$(kplug_so_for "$cc"); ok $? "$name: kplug.so built"
+	$cc -O2 $flags -c "$T/x.c" -o "$d/x.o" -fplugin="$so" $KSANCOV $PRUNE=min &&
+		$cc -O2 $flags -c "$T/x-rt.c" -o "$d/rt.o" &&
+		"${cc%gcc}ld" -e f "$d/x.o" "$d/rt.o" -o "$d/x"
+	ok $? "$name: pruned unit with its map compiled and linked"
+	# the return address of every call to the callback (or its veneer)
+	"${cc%gcc}objdump" -d "$d/x" | awk -v bit=$bit \
+		'/\t(bl|blx)\t.*trace_pc.*>$/ { getline; sub(":", "", $1); printf "0x%x\n", strtonum("0x" $1) + bit }' \
+		> "$d/hits"
+	"$R" cover "$d/x" "$d/hits" > "$d/lines" 2> "$d/rep"
+	ok $? "$name: kplug-report cover maps all $(wc -l < "$d/hits") return addresses"
+	grep -q ": cover: 1 functions, \([1-9][0-9]*\) probes, \1 hit, " "$d/rep" &&
+		[ "$(wc -l < "$d/hits")" -ge 4 ] && [ "$(wc -l < "$d/lines")" -ge 8 ]
+	ok $? "$name: every probe hit ($(cat "$d/rep")), $(wc -l < "$d/lines") lines (>= 8)"
+	awk '{ printf "0x%x\n", strtonum($1) + 2 }' "$d/hits" | head -1 > "$d/off"
+	"$R" cover "$d/x" "$d/off" >/dev/null 2>&1; [ $? -eq 2 ]
+	ok $? "$name: an address 2 bytes off is no probe (exit 2)"
+}
+cross arm-linux-gnueabi-gcc "-marm" 0
+cross arm-linux-gnueabi-gcc "-mthumb" 1
+cross aarch64-linux-gnu-gcc "" 0
+
 # ---- one program, every mode: same lines, fewer probes ----
 gcc -O2 -c "$S/prune-rt.c" -o "$T/rt.o"
 cat > "$T/p.c" <<'C'

@@ -235,6 +235,13 @@ int covmap_hit(struct covmap *m, uint64_t addr)
 	size_t lo = 0, hi = m->narrays;
 
 	c = bsearch(&key, m->pcs, m->npcs, sizeof(*m->pcs), cmp_pc);
+	if (!c && m->thumb && (addr & 1)) {
+		/* a return address in Thumb code; the map's labels are even */
+		key.pc = addr & ~(uint64_t)1;
+		c = bsearch(&key, m->pcs, m->npcs, sizeof(*m->pcs), cmp_pc);
+		if (c)
+			addr = key.pc;
+	}
 	if (c) {
 		for (; c > m->pcs && c[-1].pc == addr; c--)
 			;

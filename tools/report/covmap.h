@@ -23,6 +23,7 @@ struct covfn {
 
 struct covmap {
 	int big, ptr;			/* byte order, pointer size */
+	int thumb;			/* arm: a PC may carry the Thumb bit */
 	struct covfn *fns;
 	size_t nfns;
 	struct covpc { uint64_t pc; uint32_t fn, probe; } *pcs;	/* sorted */

@@ -45,6 +45,15 @@ int elf_magic(const unsigned char *buf, size_t len)
 	return len >= 4 && !memcmp(buf, ELF_MAGIC, 4);
 }
 
+int elf_machine(const unsigned char *buf, size_t len)
+{
+	if (!elf_magic(buf, len) || len < 20)
+		return -1;
+	if (buf[EI_DATA] == ELFDATA2MSB)
+		return buf[18] << 8 | buf[19];
+	return buf[19] << 8 | buf[18];
+}
+
 /* Section header I; the caller checked that the table is in bounds. */
 static void read_shdr(const struct elf *e, uint64_t shoff, uint64_t entsize,
 		      uint64_t i, struct shdr *sh)

@@ -15,6 +15,9 @@
 /* Does BUF start like an ELF file? */
 int elf_magic(const unsigned char *buf, size_t len);
 
+/* e_machine of the ELF image BUF[0..LEN) (EM_ARM is 40), or -1. */
+int elf_machine(const unsigned char *buf, size_t len);
+
 /*
  * Call FN(DATA, SIZE, ARG) for every section named NAME of the ELF image
  * BUF[0..LEN), in section order; stop when FN returns non-zero and return
