@@ -3,8 +3,11 @@
  * sancov's coverage map: per instrumented function, the inference graph
  * of passes/probeset.c (immediate dominator and post-dominator of every
  * node), the source lines of every block and which node each probe is on,
- * written into the non-allocated section .kplug.sancov (kept by ld, not
- * loaded).  A probe is found by the address its callback call returns to
+ * written into the non-allocated section .debug_kplug_sancov (kept by ld,
+ * not loaded).  The ".debug" prefix makes it debug information to the
+ * linkers: a record of a function in a section the link discards (arm
+ * discards .exit.text) gets address 0, not a "defined in discarded
+ * section" error, and modpost does not warn about it.  A probe is found by the address its callback call returns to
  * (pc, pc-guard: what kcov records) or by its element of the guard,
  * counter or flag array.  kplug-report cover reads it; docs/sancov.md
  * has the format.
@@ -12,7 +15,7 @@
 #ifndef KPLUG_SANCOV_MAP_H
 #define KPLUG_SANCOV_MAP_H
 
-#define SANCOV_MAP_SECTION	".kplug.sancov"
+#define SANCOV_MAP_SECTION	".debug_kplug_sancov"	/* = SANCOV_SECTION, tools/report/covmap.h */
 #define SANCOV_MAP_MAGIC	0x3153504bU	/* "KPS1" little-endian */
 
 struct probeset;

@@ -50,7 +50,7 @@ static const struct kplug_opt sancov_opts[] = {
 	  "which blocks get a probe: off (every block, as native GCC), clang "
 	  "(Clang's rule) or min (the fewest that imply every block's coverage)" },
 	{ "map", KPLUG_OPT_ENUM, "auto", "auto,on,off", 0, 0,
-	  "write the coverage map (.kplug.sancov) kplug-report cover reads; "
+	  "write the coverage map (.debug_kplug_sancov) kplug-report cover reads; "
 	  "auto: with sancov-prune" },
 	{ "prune-session", KPLUG_OPT_ENUM, "run", "run,kcov", 0, 0,
 	  "what a coverage session spans: run (whole runs: libFuzzer, .sancov "

@@ -55,6 +55,12 @@ check_build() {
 	ok $? "$name: records name $KT_RECORD"
 	test ! -e "$KOUT/$name/kplug-cyc_complexity.txt"
 	ok $? "$name: no report file (KPLUG_CYC_COMPLEXITY_OUTPUT empty)"
+	# kplug's sections cost no message: modpost knows .kplug.*, the map
+	# is debug information to ld (arm discards .exit.text)
+	grep -E 'unexpected non-allocatable section|in discarded section' "$KOUT/$name/build-full.log" |
+		head -3 | diag_in
+	is "$(grep -cE 'unexpected non-allocatable section|in discarded section' "$KOUT/$name/build-full.log")" 0 \
+		"$name: no modpost or ld message about kplug's sections"
 }
 
 # a record every build has (the x86_64 build's profile drops fs/ functions

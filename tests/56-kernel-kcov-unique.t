@@ -3,7 +3,9 @@
 # KPLUG_KCOV_UNIQUE end to end: an x86_64 Linux 6.12 kernel like the shared
 # one (kt_build_x86) but built with kplug's sancov-trace=pc-guard, its
 # guards in .bss, and kplug's kernel/kcov.c patch; an external module built
-# M= against it.  In qemu, /init (tests/kernel/kcov-unique.c) runs 100
+# M= against it.  The kernel is pruned too (KPLUG_SANCOV_PRUNE_MIN), as a
+# fuzzing kernel would combine the two: 57-kernel-prune.t boots the same
+# build (one kernel build less in the suite).  In qemu, /init (tests/kernel/kcov-unique.c) runs 100
 # read(-1) in a KCOV_TRACE_PC session, in two KCOV_UNIQUE_ENABLE sessions
 # and after KCOV_RESET_TRACE, then reads the module's debugfs file in both
 # modes.  The cost figures (.text, .bss, PCs recorded) are measured
@@ -14,7 +16,7 @@
 . "$TOP/tests/kernel/lib-qemu.sh"
 
 kt_qemu_start "KCOV_UNIQUE boot test" kcov-unique
-NAME=x86_64-6.12-unique
+NAME=$KT_UNIQUE
 U=$KOUT/$NAME
 BASE=$KOUT/$KT_X86
 
@@ -22,8 +24,7 @@ BASE=$KOUT/$KT_X86
 kt_build_x86
 ok $? "trace-pc kernel $KT_X86 ($( ((KT_REUSED)) && echo 'cached build' || echo "built in ${KT_SECONDS}s"))"
 # shellcheck disable=SC2086
-kt_build "$NAME" 6.12 x86_64 $KT_KPLUG $KT_X86_BOOT 'KPLUG_PROFILE="kplug-test/unique.ini"' \
-	KPLUG_KCOV_UNIQUE=y
+kt_build_unique
 ok $? "KPLUG_KCOV_UNIQUE kernel $NAME ($( ((KT_REUSED)) && echo 'cached build' || echo "built in ${KT_SECONDS}s"))"
 
 # ---- what the build did ----
@@ -74,25 +75,30 @@ codesize() {	# codesize VMLINUX: bytes of the functions in .text
 		END { $n += $_->[1] for grep { $_->[0] >= $s && $_->[0] < $e } @f; print $n }'
 }
 pct() { perl -e 'printf "%+.1f%%", 100 * ($ARGV[1] - $ARGV[0]) / $ARGV[0]' "$@"; }
+"$TOP/tools/kplug-report" cover "$U/vmlinux" /dev/null 2>"$W/static.txt" >/dev/null
+probes=$(sed -n 's/.*functions, \([0-9]*\) probes.*/\1/p' "$W/static.txt")
+is "$((g_len / 4))" "${probes:-none}" "vmlinux: one guard per probe of the coverage map"
 b=$(codesize "$BASE/vmlinux") u=$(codesize "$U/vmlinux")
-ok $((b > 0 && u > b ? 0 : 1)) "cost: code in .text: trace-pc $b, pc-guard $u bytes: +$((u - b)) ($(pct "$b" "$u")), $(perl -e 'printf "%.1f", $ARGV[0] / $ARGV[1]' $((u - b)) $((g_len / 4))) bytes per point"
+ok $((b > 0 && u > 0 ? 0 : 1)) "cost: code in .text: trace-pc (unpruned) $b, pc-guard (pruned) $u bytes: $((u - b)) ($(pct "$b" "$u"))"
 b=$(secsize "$BASE/vmlinux" .bss) u=$(secsize "$U/vmlinux" .bss)
 diag "cost: .bss: guards $g_len bytes ($((g_len / 4)) points); section trace-pc $b, pc-guard $u bytes: +$((u - b)) ($(pct "$b" "$u"))"
 
 # ---- pruning (sancov-prune) combines with it ----
 # fs/read_write.o compiled again from its .cmd line (up to the source file:
-# no objtool) with Clang's pruning for kcov sessions added.
+# no objtool) with pruning turned off.
 prune_cmd=$(sed -n '1s/^[a-z_]*cmd_[^ ]* := //p' "$cmd")
 prune_cmd=$(perl -e '$_ = shift; my $out = shift;
 	s/^(.* -c -o fs\/read_write\.o \S+\.c)(?: .*)?$/$1/ or exit 1;
 	s/-Wp,-MMD,\S+//;
-	s/ -c -o fs\/read_write\.o / -fplugin-arg-kplug-sancov-prune=clang -fplugin-arg-kplug-sancov-prune-session=kcov -c -o $out /;
-	print' "$prune_cmd" "$W/pruned.o") && (cd "$U" && eval "$prune_cmd")
-ok $? "fs/read_write.o compiled again with sancov-prune=clang, prune-session=kcov"
-p_len=$(secsize "$W/pruned.o" __sancov_guards)
-f_len=$(secsize "$o" __sancov_guards)
+	s/ -c -o fs\/read_write\.o / -fplugin-arg-kplug-sancov-prune=off -c -o $out /;
+	print' "$prune_cmd" "$W/unpruned.o") && (cd "$U" && eval "$prune_cmd")
+ok $? "fs/read_write.o compiled again with sancov-prune=off"
+grep -q -- '-fplugin-arg-kplug-default-sancov-prune=min ' "$cmd"
+ok $? "fs/read_write.o: the kernel's build pruned it (default-sancov-prune=min)"
+p_len=$(secsize "$o" __sancov_guards)
+f_len=$(secsize "$W/unpruned.o" __sancov_guards)
 ok $((p_len > 0 && p_len < f_len ? 0 : 1)) "pruned fs/read_write.o: $((p_len / 4)) guards instead of $((f_len / 4))"
-readelf -SW "$W/pruned.o" | grep -qE '__sancov_guards +NOBITS' && ! readelf -SW "$W/pruned.o" | grep -q init_array
+readelf -SW "$o" | grep -qE '__sancov_guards +NOBITS' && ! readelf -SW "$o" | grep -q init_array
 ok $? "pruned fs/read_write.o: guards still NOBITS, no constructor"
 
 # ---- a module built M= ----

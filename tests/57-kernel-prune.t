@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # sancov pruning in a kernel: the shared x86_64 build (unpruned, with the
 # coverage map: KPLUG_SANCOV_MAP defaults to y) against the same kernel
-# with KPLUG_SANCOV_PRUNE_MIN.  Both boot in qemu and run the kcov.rst
+# with KPLUG_SANCOV_PRUNE_MIN: the KPLUG_KCOV_UNIQUE kernel of 56 (same
+# profile with pc-guard for pc; kt_build_unique, one build for both
+# tests), whose guard callback records a PC per call in a KCOV_TRACE_PC
+# session as trace_pc does.  Both boot in qemu and run the kcov.rst
 # example around one read(-1) (tests/kernel/kcov-init.c); the pruned
 # kernel must record fewer PCs, and "kplug-report cover vmlinux PCS" must
 # give the same source lines for both.  Static probes (the maps' counts)
@@ -14,16 +17,13 @@
 kt_qemu_start "pruned KCOV kernel" kcov-prune
 R=$TOP/tools/kplug-report
 make -s -C "$TOP" tools >&2
-NAME=x86_64-6.12-prune
-P=$KOUT/$NAME
+P=$KOUT/$KT_UNIQUE
 B=$KOUT/$KT_X86
 
 kt_build_x86
 ok $? "unpruned kernel $KT_X86 ($( ((KT_REUSED)) && echo 'cached build' || echo "built in ${KT_SECONDS}s"))"
-# shellcheck disable=SC2086
-kt_build "$NAME" 6.12 x86_64 $KT_KPLUG $KT_X86_BOOT 'KPLUG_PROFILE="kplug-test/paths.ini"' \
-	KPLUG_SANCOV_PRUNE_MIN=y
-ok $? "pruned kernel $NAME ($( ((KT_REUSED)) && echo 'cached build' || echo "built in ${KT_SECONDS}s"))"
+kt_build_unique
+ok $? "pruned kernel $KT_UNIQUE ($( ((KT_REUSED)) && echo 'cached build' || echo "built in ${KT_SECONDS}s"))"
 
 grep -q -- '-fplugin-arg-kplug-default-sancov-prune=min ' "$P/fs/.read_write.o.cmd" &&
 	grep -q -- '-fplugin-arg-kplug-default-sancov-prune=off ' "$B/fs/.read_write.o.cmd"
@@ -31,7 +31,7 @@ ok $? "fs/read_write.o: prune=min in the pruned kernel, off in the shared one"
 for k in B P; do
 	v=${!k}/vmlinux
 	readelf -SW "$v" | grep -qE ' \.kplug\.sancov +PROGBITS +0+ ' 
-	ok $? "$(basename "${!k}"): vmlinux keeps .kplug.sancov, not loaded (address 0)"
+	ok $? "$(basename "${!k}"): vmlinux keeps .debug_kplug_sancov, not loaded (address 0)"
 	"$R" cover "$v" /dev/null >/dev/null 2>"$W/static-$k.txt"
 	ok $? "$(basename "${!k}"): kplug-report cover reads vmlinux's map"
 	eval "static_$k=\$(sed -n 's/.*functions, \([0-9]*\) probes.*/\1/p' \"$W/static-$k.txt\")"

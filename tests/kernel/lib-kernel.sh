@@ -29,7 +29,7 @@ mkdir -p "$KOUT"
 # The one x86_64 Linux 6.12 kplug kernel the kernel tests share: 51 checks
 # its objects, 52 boots it, 53 checks its profile object by object, 55
 # recompiles a sample of it, 56 measures the KPLUG_KCOV_UNIQUE kernel
-# against it.  tinyconfig + $KT_X86_BOOT + $KT_KPLUG with
+# against it, 57 compares its coverage with the pruned one.  tinyconfig + $KT_X86_BOOT + $KT_KPLUG with
 # the per-subsystem profile tests/kernel/profiles/paths.ini, which turns
 # sancov off in the directories of KT_X86_SANCOV_OFF.  kt_build_x86 NAME
 # builds the same configuration in $KOUT/NAME (54: through icecream and
@@ -39,6 +39,17 @@ KT_X86_SANCOV_OFF="lib/ mm/"
 kt_build_x86() {
 	# shellcheck disable=SC2086
 	kt_build "${1:-$KT_X86}" 6.12 x86_64 $KT_KPLUG $KT_X86_BOOT 'KPLUG_PROFILE="kplug-test/paths.ini"'
+}
+
+# The KPLUG_KCOV_UNIQUE kernel, pruned (KPLUG_SANCOV_PRUNE_MIN): 56 checks
+# and boots it in its KCOV_UNIQUE sessions, 57 boots it as the pruned
+# kernel against the shared one.  Its profile, unique.ini, is paths.ini
+# with pc-guard for pc.
+KT_UNIQUE=x86_64-6.12-unique
+kt_build_unique() {
+	# shellcheck disable=SC2086
+	kt_build $KT_UNIQUE 6.12 x86_64 $KT_KPLUG $KT_X86_BOOT 'KPLUG_PROFILE="kplug-test/unique.ini"' \
+		KPLUG_KCOV_UNIQUE=y KPLUG_SANCOV_PRUNE_MIN=y
 }
 
 # Make variables per architecture.

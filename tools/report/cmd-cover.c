@@ -65,10 +65,10 @@ static int load_map(struct covmap *m, const char *path)
 		fprintf(stderr, TOOL ": %s: cannot read\n", path);
 		return -1;
 	}
-	if (elf_each_section(buf, st.st_size, ".kplug.sancov", add_section, &s, &err) < 0)
+	if (elf_each_section(buf, st.st_size, SANCOV_SECTION, add_section, &s, &err) < 0)
 		fprintf(stderr, TOOL ": %s: %s\n", path, err);
 	else if (!s.len)
-		fprintf(stderr, TOOL ": %s: no coverage map (section .kplug.sancov): "
+		fprintf(stderr, TOOL ": %s: no coverage map (section " SANCOV_SECTION "): "
 			"build with -fplugin-arg-kplug-sancov-map=on or sancov-prune\n", path);
 	else if (covmap_load(m, s.buf, s.len, &err) < 0)
 		fprintf(stderr, TOOL ": %s: %s\n", path, err);
@@ -157,7 +157,10 @@ static int cover(char **inputs, int n)
 		free(lines);
 		covmap_stats(&m, &probes, &hit);
 		fprintf(stderr, TOOL ": cover: %zu functions, %zu probes, %zu hit, "
-			"%zu lines covered\n", m.nfns, probes, hit, nl);
+			"%zu lines covered\n", m.nfns - m.dead, probes, hit, nl);
+		if (m.dead)
+			fprintf(stderr, TOOL ": note: %zu functions were discarded by the "
+				"link (.exit.text on arm, for example): not counted\n", m.dead);
 		if (m.shared_pcs)
 			fprintf(stderr, TOOL ": note: %zu probes have no call of their own "
 				"(merged or removed by the optimizer)\n", m.shared_pcs);

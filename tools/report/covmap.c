@@ -183,14 +183,18 @@ static void index_map(struct covmap *m)
 		memset(has, 0, f->nprobes + 1);
 		for (k = 0; k < f->npcs; k++) {
 			const unsigned char *p = f->pcs + k * (4 + m->ptr);
-			struct covpc *c = &m->pcs[m->npcs++];
+			struct covpc *c = &m->pcs[m->npcs];
 
 			c->fn = i;
 			c->probe = get32(m, p);
 			c->pc = getptr(m, p + 4);
-			has[c->probe] = 1;
+			/* 0: ld's value for a label in a discarded section */
+			if (c->pc)
+				has[c->probe] = 1, m->npcs++;
 		}
-		for (k = 0; f->npcs && k < f->nprobes; k++)
+		f->dead = f->npcs && memchr(has, 1, f->nprobes) == NULL;
+		m->dead += f->dead;
+		for (k = 0; f->npcs && !f->dead && k < f->nprobes; k++)
 			m->shared_pcs += !has[k];
 		free(has);
 		if (f->array && f->elt_size)
@@ -352,6 +356,8 @@ void covmap_stats(const struct covmap *m, size_t *probes, size_t *hit)
 
 	*probes = *hit = 0;
 	for (i = 0; i < m->nfns; i++) {
+		if (m->fns[i].dead)
+			continue;
 		*probes += m->fns[i].nprobes;
 		for (k = 0; k < m->fns[i].nprobes; k++)
 			*hit += m->fns[i].hit[k];

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * covmap: the coverage maps sancov writes (section .kplug.sancov, format in
+ * covmap: the coverage maps sancov writes (section .debug_kplug_sancov, format in
  * passes/sancov-map.c) read from a linked ELF file (executable, shared
  * object without relocation, vmlinux), and inference from probe hits:
  * a hit probe implies its node, and a node its immediate dominator and
@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define SANCOV_SECTION	".debug_kplug_sancov"	/* = SANCOV_MAP_SECTION, passes/sancov-map.h */
+
 struct covfn {
 	const char *name;
 	uint32_t nnodes, nprobes, nlines, npcs, nfiles, elt_size;
@@ -19,6 +21,7 @@ struct covfn {
 	const unsigned char *nodes, *probes, *lines, *pcs;	/* raw records */
 	const char **files;
 	unsigned char *hit;		/* per probe */
+	int dead;			/* the link discarded its code */
 };
 
 struct covmap {
@@ -31,6 +34,7 @@ struct covmap {
 	size_t *by_array;		/* fns with an array, by address */
 	size_t narrays;
 	size_t shared_pcs;		/* probes the optimizer left without a call */
+	size_t dead;			/* functions whose code the link discarded */
 	void *data;			/* the sections, owned */
 };
 
@@ -42,7 +46,7 @@ int covmap_load(struct covmap *m, const unsigned char *buf, size_t len,
 int covmap_hit(struct covmap *m, uint64_t addr);
 /* The covered "file:line" strings of every function, sorted, unique. */
 char **covmap_lines(const struct covmap *m, size_t *n);
-/* Probes in all maps, and how many of them were hit. */
+/* Probes in all maps of code the link kept, and how many were hit. */
 void covmap_stats(const struct covmap *m, size_t *probes, size_t *hit);
 void covmap_free(struct covmap *m);
 

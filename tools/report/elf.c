@@ -149,7 +149,7 @@ int elf_each_section(const unsigned char *buf, size_t len, const char *name,
 			return -1;
 		}
 		if (sh.flags & SHF_COMPRESSED) {
-			*err = "compressed section (not supported)";
+			*err = "compressed section: decompress it first (objcopy --decompress-debug-sections)";
 			return -1;
 		}
 		ret = fn((const char *)buf + sh.offset, (size_t)sh.size, arg);
