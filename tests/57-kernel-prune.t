@@ -30,7 +30,7 @@ grep -q -- '-fplugin-arg-kplug-default-sancov-prune=min ' "$P/fs/.read_write.o.c
 ok $? "fs/read_write.o: prune=min in the pruned kernel, off in the shared one"
 for k in B P; do
 	v=${!k}/vmlinux
-	readelf -SW "$v" | grep -qE ' \.kplug\.sancov +PROGBITS +0+ ' 
+	readelf -SW "$v" | grep -qE ' \.debug_kplug_sancov +PROGBITS +0+ '
 	ok $? "$(basename "${!k}"): vmlinux keeps .debug_kplug_sancov, not loaded (address 0)"
 	"$R" cover "$v" /dev/null >/dev/null 2>"$W/static-$k.txt"
 	ok $? "$(basename "${!k}"): kplug-report cover reads vmlinux's map"

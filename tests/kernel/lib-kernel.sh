@@ -70,16 +70,6 @@ kt_objdump() {
 	esac
 }
 
-# The binutils objcopy that reads ARCH's objects (the host's cannot read
-# aarch64 or arm ELF files).
-kt_objcopy() {
-	case $1 in
-	arm64)	echo aarch64-linux-gnu-objcopy ;;
-	arm)	echo arm-linux-gnueabi-objcopy ;;
-	*)	echo objcopy ;;
-	esac
-}
-
 # kt_tree VER [fresh]: path of an integrated tree, recreated when it is
 # missing or stale (kplug's sources changed since apply: those builds get
 # a new cache key anyway), or when "fresh" is given.
@@ -280,18 +270,13 @@ kt_seed_build() {
 }
 
 # kt_cyc_records NAME [ARCH]: the cyc_complexity records embedded in the build's C
-# objects (section .kplug.cyc), as JSON Lines, in object order.  Reads only
-# objects compiled with kplug (their .cmd names kplug.so), so vmlinux.o and
-# built-in archives, which keep the sections of what they contain, do not
-# count twice.
+# objects (section .kplug.cyc), as JSON Lines, in object order, each record
+# once ("kplug-report collect": one process for the ~700 objects, where an
+# objcopy per object took 20 s; it reads ELF32/64 of both byte orders, so
+# ARCH no longer matters).  Reads only objects compiled with kplug (their
+# .cmd names kplug.so), so vmlinux.o and built-in archives, which keep the
+# sections of what they contain, do not count twice.
 kt_cyc_records() {
-	local b=$KOUT/$1 objcopy cmd o t
-	objcopy=$(kt_objcopy "${2:-x86_64}")
-	t=$(mktemp)
-	while IFS= read -r cmd; do
-		o=$(basename "$cmd" .cmd)
-		o=$(dirname "$cmd")/${o#.}
-		$objcopy --dump-section .kplug.cyc="$t" "$o" /dev/null 2>/dev/null && cat "$t"
-	done < <(grep -l -r --include='.*.o.cmd' -e '-fplugin=[^ ]*kplug\.so' "$b" | LC_ALL=C sort)
-	rm -f "$t"
+	grep -l -r --include='.*.o.cmd' -e '-fplugin=[^ ]*kplug\.so' "$KOUT/$1" | LC_ALL=C sort |
+		sed 's|/\.\([^/]*\)\.cmd$|/\1|' | xargs -r "$TOP/tools/kplug-report" collect
 }
