@@ -7,9 +7,9 @@
  * not loaded).  The ".debug" prefix makes it debug information to the
  * linkers: a record of a function in a section the link discards (arm
  * discards .exit.text) gets address 0, not a "defined in discarded
- * section" error, and modpost does not warn about it.  A probe is found by the address its callback call returns to
- * (pc, pc-guard: what kcov records) or by its element of the guard,
- * counter or flag array.  kplug-report cover reads it; docs/sancov.md
+ * section" error, and modpost does not warn about it.  A probe is found
+ * by the address its callback call returns to (pc, pc-guard: what kcov
+ * records) or by its element of the guard, counter or flag array.  kplug-report cover reads it; docs/sancov.md
  * has the format.
  */
 #ifndef KPLUG_SANCOV_MAP_H

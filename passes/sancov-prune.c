@@ -110,12 +110,10 @@ static int prune_count_pieces(basic_block bb)
 	return n;
 }
 
-/*
- * Nodes and edges of FN's graph; BB_NODE[i]: the first piece of block i,
- * BB_LAST[i] its last.
- */
-static struct probeset *prune_graph(function *fn, int *bb_node, int *bb_last)
+/* Nodes and edges of FN's graph; BB_NODE[i]: the first piece of block i. */
+static struct probeset *prune_graph(function *fn, int *bb_node)
 {
+	int *bb_last = XNEWVEC(int, last_basic_block_for_fn(fn));
 	basic_block bb;
 	struct probeset *ps;
 	int n = 0, k;
@@ -150,6 +148,7 @@ static struct probeset *prune_graph(function *fn, int *bb_node, int *bb_last)
 				      PS_EXIT : bb_node[e->dest->index]);
 		}
 	}
+	free(bb_last);
 	return ps;
 }
 
@@ -264,7 +263,7 @@ static void prune_all_points(function *fn, auto_vec<basic_block> *points)
 void sancov_prune_points(function *fn, auto_vec<basic_block> *points)
 {
 	basic_block entry = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fn)), bb;
-	int *bb_node, *bb_last;
+	int *bb_node;
 	struct probeset *ps;
 
 	if (prune.mode == SANCOV_PRUNE_OFF && !sancov_map_on) {
@@ -272,8 +271,7 @@ void sancov_prune_points(function *fn, auto_vec<basic_block> *points)
 		return;
 	}
 	bb_node = XCNEWVEC(int, last_basic_block_for_fn(fn));
-	bb_last = XCNEWVEC(int, last_basic_block_for_fn(fn));
-	ps = prune_graph(fn, bb_node, bb_last);
+	ps = prune_graph(fn, bb_node);
 	prune_place(fn, ps, bb_node);
 	if (ps->flags[bb_node[entry->index]] & PS_PROBE)
 		points->safe_push(entry);
@@ -284,5 +282,4 @@ void sancov_prune_points(function *fn, auto_vec<basic_block> *points)
 	prune_note_returning(fn);
 	probeset_free(ps);
 	free(bb_node);
-	free(bb_last);
 }

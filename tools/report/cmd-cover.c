@@ -10,9 +10,9 @@
  * line: the PCs kcov records (pc, pc-guard), or the addresses of the
  * guards, counters or flags that were hit; blank lines and lines starting
  * with '#' are skipped.  On arm a PC with the Thumb bit set (the return
- * address kcov records in Thumb code) counts as the even label it is.  Prints "FILE:LINE" for every covered line,
- * sorted, once; pruned and unpruned builds give the same lines for the
- * same run.  An address no map knows is an error (exit 2): a line
+ * address kcov records in Thumb code) counts as the even label it is.
+ * Prints "FILE:LINE" for every covered line, sorted, once; pruned and
+ * unpruned builds give the same lines for the same run.  An address no map knows is an error (exit 2): a line
  * covered by it would otherwise be lost without a word.
  */
 #define _GNU_SOURCE
@@ -74,7 +74,7 @@ static int load_map(struct covmap *m, const char *path)
 		fprintf(stderr, TOOL ": %s: %s\n", path, err);
 	else
 		ret = 0;
-	m->thumb = elf_machine(buf, st.st_size) == 40;	/* EM_ARM */
+	m->thumb = elf_machine(buf, st.st_size) == ELF_EM_ARM;
 	munmap(buf, st.st_size);
 	m->data = s.buf;	/* the records point into it */
 	return ret;

@@ -189,8 +189,10 @@ static void index_map(struct covmap *m)
 			c->probe = get32(m, p);
 			c->pc = getptr(m, p + 4);
 			/* 0: ld's value for a label in a discarded section */
-			if (c->pc)
-				has[c->probe] = 1, m->npcs++;
+			if (c->pc) {
+				has[c->probe] = 1;
+				m->npcs++;
+			}
 		}
 		f->dead = f->npcs && memchr(has, 1, f->nprobes) == NULL;
 		m->dead += f->dead;

@@ -17,6 +17,7 @@
 #define SHN_XINDEX	0xffff
 #define SHT_NOBITS	8
 #define SHF_COMPRESSED	0x800
+#define E_MACHINE	18	/* offset of e_machine, both classes */
 
 struct elf {
 	const unsigned char *buf;
@@ -47,11 +48,11 @@ int elf_magic(const unsigned char *buf, size_t len)
 
 int elf_machine(const unsigned char *buf, size_t len)
 {
-	if (!elf_magic(buf, len) || len < 20)
+	struct elf e = { buf, len, 0, len > EI_DATA && buf[EI_DATA] == ELFDATA2MSB };
+
+	if (!elf_magic(buf, len) || len < E_MACHINE + 2)
 		return -1;
-	if (buf[EI_DATA] == ELFDATA2MSB)
-		return buf[18] << 8 | buf[19];
-	return buf[19] << 8 | buf[18];
+	return (int)get(&e, E_MACHINE, 2);
 }
 
 /* Section header I; the caller checked that the table is in bounds. */

@@ -15,7 +15,9 @@
 /* Does BUF start like an ELF file? */
 int elf_magic(const unsigned char *buf, size_t len);
 
-/* e_machine of the ELF image BUF[0..LEN) (EM_ARM is 40), or -1. */
+#define ELF_EM_ARM	40
+
+/* e_machine of the ELF image BUF[0..LEN) (ELF_EM_ARM, ...), or -1. */
 int elf_machine(const unsigned char *buf, size_t len);
 
 /*
