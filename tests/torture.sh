@@ -45,7 +45,7 @@ level_flags() {
 }
 
 worker() {
-	local cc=$1 plugin=$2 tmo=$3 args=$4 job lvl file flags rc nrc d t0 nsecs
+	local cc=$1 plugin=$2 tmo=$3 args=$4 job lvl file flags rc nrc d t0 nms
 	shift 4
 	d=$(mktemp -d "${TMPDIR:-/tmp}/kplug-torture.XXXXXX") || exit 2
 	for job; do
@@ -62,20 +62,23 @@ worker() {
 			continue
 		fi
 		# kplug failed: does native GCC fail the same way?
-		t0=$(date +%s)
+		# in milliseconds: whole seconds from date +%s made a 10 ms
+		# native compile that crossed a second boundary "1 s", half of
+		# a 2 s budget, and a kplug-only timeout passed as SLOW
+		t0=${EPOCHREALTIME/./}
 		# shellcheck disable=SC2086
 		{ timeout "$tmo" "$cc" -w $flags -S -o "$d/n.s" "$file" >"$d/n.err" 2>&1; } 2>/dev/null
 		nrc=$?
-		nsecs=$(($(date +%s) - t0))
+		nms=$(((${EPOCHREALTIME/./} - t0) / 1000))
 		if classify_ice $rc "$d/k.err"; then
 			if [ $nrc -ne 0 ] && classify_ice $nrc "$d/n.err"; then
 				echo "NATIVE-ICE $lvl $file: $(grep -m1 'internal compiler error' "$d/n.err")"
 			else
 				echo "ICE $lvl $file rc=$rc: $(grep -m1 -E 'internal compiler error|active plugins|signal|Segmentation' "$d/k.err")"
 			fi
-		elif [ $rc -eq 124 ] && [ $((nsecs * 2)) -ge "$tmo" ]; then
+		elif [ $rc -eq 124 ] && [ $((nms * 2)) -ge $((tmo * 1000)) ]; then
 			# native needs half the budget too: a slow file, not ours
-			echo "SLOW $lvl $file: kplug over ${tmo}s, native ${nsecs}s (rc $nrc)"
+			echo "SLOW $lvl $file: kplug over ${tmo}s, native ${nms} ms (rc $nrc)"
 		elif grep -q 'fcompare-debug failure' "$d/k.err"; then
 			if grep -q 'fcompare-debug failure' "$d/n.err"; then
 				echo "NATIVE-CMPDBG $lvl $file"
@@ -113,6 +116,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
+case $tmo in ''|*[!0-9]*|0) echo "torture: --timeout '$tmo': a whole number of seconds, at least 1" >&2; exit 2 ;; esac
 command -v "$cc" >/dev/null || { echo "torture: $cc not found" >&2; exit 2; }
 [ -f "$plugin" ] || { echo "torture: $plugin not found (build it first)" >&2; exit 2; }
 plugin=$(cd "$(dirname "$plugin")" && pwd)/$(basename "$plugin")
