@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kernel-lane
 # Linux 6.12 x86_64 (tinyconfig + KCOV, kplug's sancov and cyc_complexity,
 # the [path:] profile kplug-test/paths.ini) built the way developers go
 # fast, and compared with the plain local build of the same configuration
@@ -80,6 +81,9 @@ unset CCACHE_DISABLE CCACHE_NODIRECT CCACHE_RECACHE
 ccache -z >/dev/null
 KT_MAKE_WRAP=("$NET" run "$ICE")
 KT_MAKE_VARS=(CC="ccache gcc")
+# -j4: while the remote daemon's two slots compile, two more jobs
+# preprocess and hash here (with -j2 the cores waited on each hand-off)
+KT_JOBS=4
 kt_forget $NAME
 "$NET" mark "$ICE"
 kt_build_x86 $NAME

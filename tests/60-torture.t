@@ -23,7 +23,7 @@ only.c)	[ $plug = 0 ] || { echo "cc1: error: kplug: boom" >&2; exit 1; } ;;
 both.c)	echo "$f:1:1: error: nope" >&2; exit 1 ;;
 slow.c)	[ $plug = 0 ] || sleep 5 ;;
 slower.c) sleep 5 ;;
-edge.c)	[ $plug = 0 ] && sleep 0.7 || sleep 5 ;;
+edge.c)	[ $plug = 0 ] && sleep 0.6 || sleep 5 ;;
 half.c)	[ $plug = 0 ] && sleep 1.3 || sleep 5 ;;
 gccbug.c) echo "$f:1:1: internal compiler error: in fold_convert_loc" >&2; exit 1 ;;
 esac
@@ -36,7 +36,7 @@ got=$(bash "$TOP/tests/torture.sh" --worker "$d/fakecc" "$d/plugin.so" 2 "" \
 	g:"$d/ncmp.c" 3:"$d/only.c" 0:"$d/both.c" 1:"$d/slow.c" 2:"$d/slower.c" 3:"$d/gccbug.c" \
 	s:"$d/edge.c" g:"$d/half.c" | cut -d' ' -f1-2 | tr '\n' ' ')
 is "$got" "OK 0 ICE 1 ICE 2 ICE s CMPDBG g NATIVE-CMPDBG g FAIL 3 NATIVE-FAIL 0 FAIL 1 SLOW 2 NATIVE-ICE 3 FAIL s SLOW g " \
-	"torture verdicts: ICE (message, exit 4, signal, active plugins), compare-debug, kplug-only, native, timeout, slow or ICE natively too, a timeout against a native 0.7 s or 1.3 s (budget 2 s)"
+	"torture verdicts: ICE (message, exit 4, signal, active plugins), compare-debug, kplug-only, native, timeout, slow or ICE natively too, a timeout against a native 0.6 s or 1.3 s (budget 2 s)"
 
 msg=$(bash "$TOP/tests/torture.sh" --timeout 1.5 2>&1)
 is "$?:$msg" "2:torture: --timeout '1.5': a whole number of seconds, at least 1" \
