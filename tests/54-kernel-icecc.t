@@ -81,9 +81,6 @@ unset CCACHE_DISABLE CCACHE_NODIRECT CCACHE_RECACHE
 ccache -z >/dev/null
 KT_MAKE_WRAP=("$NET" run "$ICE")
 KT_MAKE_VARS=(CC="ccache gcc")
-# -j4: while the remote daemon's two slots compile, two more jobs
-# preprocess and hash here (with -j2 the cores waited on each hand-off)
-KT_JOBS=4
 kt_forget $NAME
 "$NET" mark "$ICE"
 kt_build_x86 $NAME

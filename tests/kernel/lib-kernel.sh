@@ -93,9 +93,6 @@ KT_TARGETS=()
 # A command kt_make runs make under (not part of the key: it must not
 # change what is built), e.g. KT_MAKE_WRAP=(tests/kernel/icecc-net.sh run DIR).
 KT_MAKE_WRAP=()
-# make's -j (not part of the key): 2, the machine's cores; more where
-# jobs wait on something else than this machine's cores (icecream).
-KT_JOBS=2
 
 # kt_key VER ARCH OPTION...: the cache key of a build, one line.
 kt_key() {
@@ -182,7 +179,7 @@ kt_make() {
 	shift 2
 	t0=$(date +%s)
 	# shellcheck disable=SC2046
-	"${KT_MAKE_WRAP[@]}" nice make -C "$SRC" O="$b" $(kt_arch_args "$arch") "${KT_MAKE_VARS[@]}" -j"$KT_JOBS" "$@" >"$b/build.log" 2>&1
+	"${KT_MAKE_WRAP[@]}" nice make -C "$SRC" O="$b" $(kt_arch_args "$arch") "${KT_MAKE_VARS[@]}" -j2 "$@" >"$b/build.log" 2>&1
 	rc=$?
 	KT_SECONDS=$(($(date +%s) - t0))
 	if [ $rc -ne 0 ]; then
@@ -210,7 +207,7 @@ kt_build() {
 	# the whole build's log (later kt_make calls write build.log again)
 	cp "$KOUT/$name/build.log" "$KOUT/$name/build-full.log" || return 1
 	kt_key "${@:2}" >"$KOUT/$name/.kt-done"
-	diag "$name: built in ${KT_SECONDS}s wall ($(nproc) cores, -j$KT_JOBS, shared machine)"
+	diag "$name: built in ${KT_SECONDS}s wall ($(nproc) cores, -j2, shared machine)"
 }
 
 # kt_check NAME ARCH: run check-build.pl; sets CHK_key variables.
