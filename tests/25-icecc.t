@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel-lane
 # kplug through icecream, one file at a time, every job forced down the
 # remote path (tests/kernel/icecc-net.sh: the compiler environment in a
 # chroot, the preprocessed source on stdin): the rows of issue 9's table.

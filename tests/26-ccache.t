@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel-lane
 # kplug under ccache, one object at a time, with a private cache: a hit
 # gives the object the compile would give, the embedded cyc_complexity
 # records come back with it, and a changed kplug.so or a changed profile

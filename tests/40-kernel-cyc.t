@@ -1,4 +1,3 @@
-# kernel-lane
 # cyc_complexity equals the 2016 plugin, line for line, on every translation
 # unit of a Linux 6.1 x86_64 tinyconfig build.  Both plugins run in the same
 # cc1 processes (kt_seed_build, shared with 43-report-kernel.t): the seed

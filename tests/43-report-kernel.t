@@ -1,4 +1,3 @@
-# kernel-lane
 # Complexity reporting on a real kernel: the Linux 6.1 x86_64 tinyconfig
 # build that 40-kernel-cyc.t checks against the 2016 plugin (kt_seed_build:
 # both plugins in the same cc1 processes, make -j2, kplug writing ONE JSON

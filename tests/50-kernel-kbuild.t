@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel-lane
 # kbuild/kplug-kbuild apply/revert/status on fresh Linux 6.1 and 6.12
 # trees: idempotent apply, exact revert, stale detection, and one clear
 # message with a non-zero exit for each bad input (unknown version, not a

@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel-lane
 # kplug integrated with kplug-kbuild into fresh Debian Linux trees and
 # built (tinyconfig-based, O= directories) with cyc_complexity and sancov
 # (KCOV) on: 6.12 for x86_64, arm64 (with the compat vdso), arm (vdso on)

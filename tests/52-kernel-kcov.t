@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel-lane
 # KCOV end to end: an x86_64 Linux 6.12 kernel (tinyconfig + serial
 # console + initramfs + debugfs + KCOV) whose KCOV instrumentation comes
 # only from kplug boots in qemu-system-x86_64 (TCG); its /init

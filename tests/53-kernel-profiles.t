@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel-lane
 # In a kernel build the profile refines what Kconfig selected.  One Linux
 # 6.12 x86_64 build (KCOV with comparisons, cyc_complexity) with
 # kplug-test/paths.ini, checked object by object: its [PASS] and [path:]

@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel-lane
 # Linux 6.12 x86_64 (tinyconfig + KCOV, kplug's sancov and cyc_complexity,
 # the [path:] profile kplug-test/paths.ini) built the way developers go
 # fast, and compared with the plain local build of the same configuration

@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel-lane
 # Embedded cyc_complexity records change nothing else in a kernel object.
 # In the x86_64 6.12 build with kplug-test/paths.ini (53-kernel-profiles.t,
 # from the build cache), whose objects carry their records in .kplug.cyc

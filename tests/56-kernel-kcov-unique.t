@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel-lane
 # KPLUG_KCOV_UNIQUE end to end: an x86_64 Linux 6.12 kernel like the shared
 # one (kt_build_x86) but built with kplug's sancov-trace=pc-guard, its
 # guards in .bss, and kplug's kernel/kcov.c patch; an external module built

@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel-lane
 # sancov pruning in a kernel: the shared x86_64 build (unpruned, with the
 # coverage map: KPLUG_SANCOV_MAP defaults to y) against the same kernel
 # with KPLUG_SANCOV_PRUNE_MIN: the KPLUG_KCOV_UNIQUE kernel of 56 (same

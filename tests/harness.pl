@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: GPL-2.0
-# Run TAP test scripts (bash) and end with
+# Run TAP test scripts (bash), one after the other, and end with
 #
 #	N passed, N failed, N skipped
 #
@@ -15,24 +15,11 @@
 # of KPLUG_COMPILERS (default "gcc gcc-11"), with KPLUG_TEST_CC set: the one
 # variable through which tests/lib.sh picks the compiler and its kplug.so.
 # The kplug.so of each compiler is built first (tests/lib.sh kplug_so_for).
-#
-# Two lanes run side by side.  The files with the line "# kernel-lane"
-# (kernel builds, the icecream cluster, ccache, and the files that reuse
-# their results) run one after the other in the harness; all the others
-# run one after the other in a second process at nice 19, so they take
-# the cores the kernel lane leaves idle (links, boots, single-threaded
-# checks) instead of adding their time to its own.  Each file's line is
-# printed when it ends, the table at the end is in the given order, and
-# each file's time is its wall time under that sharing.  --serial (or
-# KPLUG_VERBOSE=1) runs everything in one lane.
 use strict;
 use warnings;
 use TAP::Parser;
 use Time::HiRes qw(time);
 use FindBin;
-use File::Temp qw(tempfile);
-use Storable qw(store retrieve);
-use POSIX qw(_exit);
 
 # Variables that shrink the suite (quick mode, fewer kernel builds, smaller
 # samples, another compiler or plugin).  A stray one in the environment
@@ -44,16 +31,14 @@ my @SHRINK = qw(KPLUG_QUICK KPLUG_KERNEL_BUILDS KPLUG_FUZZ_RUNS KPLUG_VALGRIND_O
 		KPLUG_COMPILERS KPLUG_ABI_SAMPLE);
 my $keep_env = 0;
 my $quick = 0;
-my $serial = 0;
 while (@ARGV && $ARGV[0] =~ /^--/) {
 	my $opt = shift @ARGV;
 	if ($opt eq '--quick') { $quick = 1 }
 	elsif ($opt eq '--keep-env') { $keep_env = 1 }
-	elsif ($opt eq '--serial') { $serial = 1 }
 	else { die "harness.pl: unknown option $opt\n" }
 }
 my @files = @ARGV;
-die "usage: harness.pl [--quick] [--keep-env] [--serial] TEST...\n" unless @files;
+die "usage: harness.pl [--quick] [--keep-env] TEST...\n" unless @files;
 unless ($keep_env) {
 	for my $v (@SHRINK) {
 		next unless exists $ENV{$v};
@@ -66,20 +51,19 @@ $ENV{KPLUG_QUICK} = 1 if $quick;
 my @compilers = split ' ', ($ENV{KPLUG_COMPILERS} // 'gcc gcc-11');
 my $top = "$FindBin::Bin/..";
 
-sub has_line {
-	my ($file, $line) = @_;
+sub per_compiler {
+	my ($file) = @_;
 	open(my $fh, '<', $file) or return 0;
-	return scalar grep { $_ eq "$line\n" } <$fh>;
+	return scalar grep { /^# per-compiler$/ } <$fh>;
 }
 
-# [file, label, compiler or undef, kernel lane] for every run
+# [file, label, compiler or undef] for every run
 my @runs;
 for my $f (@files) {
-	my $lane = has_line($f, '# kernel-lane');
-	if (has_line($f, '# per-compiler')) {
-		push @runs, [$f, "$f [$_]", $_, $lane] for @compilers;
+	if (per_compiler($f)) {
+		push @runs, [$f, "$f [$_]", $_] for @compilers;
 	} else {
-		push @runs, [$f, $f, undef, $lane];
+		push @runs, [$f, $f, undef];
 	}
 }
 if (grep { defined $_->[2] } @runs) {
@@ -90,36 +74,35 @@ if (grep { defined $_->[2] } @runs) {
 }
 my $ci = ($ENV{CI} // '') eq 'true';
 my $verbose = $ENV{KPLUG_VERBOSE};
+my ($passed, $failed, $skipped) = (0, 0, 0);
+my (@times, @failures, @skips);
 my $t_all = time;
 
 $| = 1;
-
-# run_file RUN: run one file; prints its line, returns its result.
-sub run_file {
-	my ($path, $file, $cc) = @{$_[0]};
+for my $run (@runs) {
+	my ($path, $file, $cc) = @$run;
 	my $t0 = time;
 	my @exec = defined $cc ? ('env', "KPLUG_TEST_CC=$cc", 'bash', $path) : ('bash', $path);
 	my $parser = TAP::Parser->new({ exec => \@exec, merge => 0 });
-	my %r = (file => $file, p => 0, f => 0, s => 0, failures => [], skips => []);
+	my ($p, $f, $s) = (0, 0, 0);
 
 	print "$file ..\n" if $verbose;
-	while (my $t = $parser->next) {
-		print '  ', $t->as_string, "\n" if $verbose;
-		next unless $t->is_test;
-		my $what = sprintf('%s %d %s', $file, $t->number, $t->description // '');
-		if ($t->has_skip && $ci) {
-			$r{f}++;
-			push @{$r{failures}}, sprintf('%s %d: skipped, and CI=true runs everything: %s',
-						      $file, $t->number, $t->explanation || 'no reason given');
-		} elsif ($t->has_skip) {
-			$r{s}++;
-			push @{$r{skips}}, sprintf('%s %d: %s', $file, $t->number,
-						   $t->explanation || 'no reason given');
-		} elsif ($t->is_ok) {
-			$r{p}++;
+	while (my $r = $parser->next) {
+		print '  ', $r->as_string, "\n" if $verbose;
+		next unless $r->is_test;
+		my $what = sprintf('%s %d %s', $file, $r->number, $r->description // '');
+		if ($r->has_skip && $ci) {
+			$f++;
+			push @failures, sprintf('%s %d: skipped, and CI=true runs everything: %s',
+						$file, $r->number, $r->explanation || 'no reason given');
+		} elsif ($r->has_skip) {
+			$s++;
+			push @skips, sprintf('%s %d: %s', $file, $r->number, $r->explanation || 'no reason given');
+		} elsif ($r->is_ok) {
+			$p++;
 		} else {
-			$r{f}++;
-			push @{$r{failures}}, $what;
+			$f++;
+			push @failures, $what;
 		}
 	}
 	my @problems;
@@ -132,56 +115,15 @@ sub run_file {
 					$parser->tests_run);
 	}
 	push @problems, $parser->parse_errors if $parser->parse_errors && !@problems;
-	if (@problems && !$r{f}) {
-		$r{f} = 1;
-		push @{$r{failures}}, "$file: " . join(', ', @problems);
+	if (@problems && !$f) {
+		$f = 1;
+		push @failures, "$file: " . join(', ', @problems);
 	}
-	$r{secs} = time - $t0;
+	my $secs = time - $t0;
+	push @times, [$file, $secs];
 	printf "%-40s %s  %d passed, %d failed, %d skipped  (%s)\n", $file,
-		$r{f} ? 'FAIL' : 'ok  ', $r{p}, $r{f}, $r{s}, fmt_time($r{secs});
-	return \%r;
-}
-
-# run_lanes: the results of every run, in @runs' order.
-sub run_lanes {
-	my @kernel = grep { $runs[$_][3] } 0 .. $#runs;
-	my @other = grep { !$runs[$_][3] } 0 .. $#runs;
-	my @res;
-
-	if ($serial || $verbose || !@kernel || !@other) {
-		return map { run_file($_) } @runs;
-	}
-	printf "harness: %d files in the kernel lane, %d beside it at nice 19\n",
-		scalar @kernel, scalar @other;
-	my ($fh, $store) = tempfile('kplug-harness.XXXXXX', TMPDIR => 1, UNLINK => 1);
-	close $fh;
-	my $pid = fork // die "harness.pl: fork: $!\n";
-	if (!$pid) {
-		setpriority(0, 0, 19);
-		my %mine = map { $_ => run_file($runs[$_]) } @other;
-		store(\%mine, $store);
-		_exit(0);
-	}
-	$res[$_] = run_file($runs[$_]) for @kernel;
-	waitpid($pid, 0);
-	my $status = $?;
-	my $theirs = eval { retrieve($store) } // {};
-	for my $i (@other) {
-		$res[$i] = $theirs->{$i} // {
-			file => $runs[$i][1], p => 0, f => 1, s => 0, secs => 0, skips => [],
-			failures => ["$runs[$i][1]: no result (the second lane ended with status $status)"],
-		};
-	}
-	return @res;
-}
-
-my ($passed, $failed, $skipped) = (0, 0, 0);
-my (@failures, @skips);
-my @results = run_lanes();
-for my $r (@results) {
-	($passed, $failed, $skipped) = ($passed + $r->{p}, $failed + $r->{f}, $skipped + $r->{s});
-	push @failures, @{$r->{failures}};
-	push @skips, @{$r->{skips}};
+		$f ? 'FAIL' : 'ok  ', $p, $f, $s, fmt_time($secs);
+	($passed, $failed, $skipped) = ($passed + $p, $failed + $f, $skipped + $s);
 }
 
 sub fmt_time {
@@ -191,7 +133,7 @@ sub fmt_time {
 }
 
 print "\nWall time per test file:\n";
-printf "  %-40s %8s\n", $_->{file}, fmt_time($_->{secs}) for @results;
+printf "  %-40s %8s\n", $_->[0], fmt_time($_->[1]) for @times;
 printf "  %-40s %8s\n", 'total', fmt_time(time - $t_all);
 if (@skips) {
 	print "\nSkipped:\n";
