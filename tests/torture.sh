@@ -65,11 +65,11 @@ worker() {
 		# in milliseconds: whole seconds from date +%s made a 10 ms
 		# native compile that crossed a second boundary "1 s", half of
 		# a 2 s budget, and a kplug-only timeout passed as SLOW
-		t0=${EPOCHREALTIME/./}
+		t0=${EPOCHREALTIME//[!0-9]/}	# the radix is the locale's
 		# shellcheck disable=SC2086
 		{ timeout "$tmo" "$cc" -w $flags -S -o "$d/n.s" "$file" >"$d/n.err" 2>&1; } 2>/dev/null
 		nrc=$?
-		nms=$(((${EPOCHREALTIME/./} - t0) / 1000))
+		nms=$(((${EPOCHREALTIME//[!0-9]/} - t0) / 1000))
 		if classify_ice $rc "$d/k.err"; then
 			if [ $nrc -ne 0 ] && classify_ice $nrc "$d/n.err"; then
 				echo "NATIVE-ICE $lvl $file: $(grep -m1 'internal compiler error' "$d/n.err")"
