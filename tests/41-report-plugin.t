@@ -98,9 +98,9 @@ else
 	# every other file with a shift, a division or a remainder (about 160)
 	for f in $(cd "$tor" && grep -lE '<<|>>| / | % ' *.c | awk 'NR % 2 == 1'); do
 		f=$tor/$f
-		timeout 120 $KCC -fplugin="$KPLUG" -O2 -w -c "$f" -o /dev/null -fplugin-arg-kplug-enable=cyc_complexity \
+		timeout 30 $KCC -fplugin="$KPLUG" -O2 -w -c "$f" -o /dev/null -fplugin-arg-kplug-enable=cyc_complexity \
 			$P-format=jsonl $P-output="$T/tor-plain.jsonl" 2>/dev/null || continue
-		timeout 120 $KCC -fplugin="$KPLUG" -O2 -w -c "$f" -o /dev/null -fplugin-arg-kplug-enable=cyc_complexity \
+		timeout 30 $KCC -fplugin="$KPLUG" -O2 -w -c "$f" -o /dev/null -fplugin-arg-kplug-enable=cyc_complexity \
 			-fsanitize=undefined $P-format=jsonl $P-exclude-instrumentation=on \
 			$P-output="$T/tor-san.jsonl" 2>/dev/null
 	done
