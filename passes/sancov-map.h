@@ -9,8 +9,8 @@
  * discards .exit.text) gets address 0, not a "defined in discarded
  * section" error, and modpost does not warn about it.  A probe is found
  * by the address its callback call returns to (pc, pc-guard: what kcov
- * records) or by its element of the guard, counter or flag array.  kplug-report cover reads it; docs/sancov.md
- * has the format.
+ * records) or by its element of the guard, counter or flag array.
+ * kplug-report cover reads it; docs/sancov.md has the format.
  */
 #ifndef KPLUG_SANCOV_MAP_H
 #define KPLUG_SANCOV_MAP_H

@@ -12,8 +12,9 @@
  * with '#' are skipped.  On arm a PC with the Thumb bit set (the return
  * address kcov records in Thumb code) counts as the even label it is.
  * Prints "FILE:LINE" for every covered line, sorted, once; pruned and
- * unpruned builds give the same lines for the same run.  An address no map knows is an error (exit 2): a line
- * covered by it would otherwise be lost without a word.
+ * unpruned builds give the same lines for the same run.  An address no
+ * map knows is an error (exit 2): a line covered by it would otherwise be
+ * lost without a word.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -48,10 +48,11 @@ int elf_magic(const unsigned char *buf, size_t len)
 
 int elf_machine(const unsigned char *buf, size_t len)
 {
-	struct elf e = { buf, len, 0, len > EI_DATA && buf[EI_DATA] == ELFDATA2MSB };
+	struct elf e = { buf, len, 0, 0 };
 
 	if (!elf_magic(buf, len) || len < E_MACHINE + 2)
 		return -1;
+	e.big = buf[EI_DATA] == ELFDATA2MSB;
 	return (int)get(&e, E_MACHINE, 2);
 }
 
