@@ -1,5 +1,6 @@
 # kplug.so as a user meets it: build, install, options, profiles, output.
 # per-compiler
+# lock: plugin-dir
 . "$(dirname "$0")/lib.sh"
 FIX=$TOP/tests/fixtures
 T=$(mktemp -d "$OUT/plugin.XXXXXX")

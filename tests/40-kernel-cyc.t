@@ -5,6 +5,7 @@
 # records are written back as the 2016 text lines here.  (The text writer
 # itself is checked line for line on the fixtures in 20-plugin.t and on
 # kbuild's report in 51-kernel-build.t.)
+# runs alone
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/kernel/lib-kernel.sh"
 if quick; then skip "KPLUG_QUICK: kernel build skipped"; done_testing; fi

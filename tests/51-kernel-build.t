@@ -14,6 +14,7 @@
 # back as it was.
 # KPLUG_KERNEL_BUILDS="arm-6.12 um-6.12" runs only the builds named (for
 # development); the default is all of them.
+# runs alone
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/kernel/lib-kernel.sh"
 

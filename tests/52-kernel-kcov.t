@@ -8,6 +8,7 @@
 # back and lie in the read path, in functions whose call sites equal
 # native -fsanitize-coverage=trace-pc's (the read path's objects compiled
 # both ways from their .cmd lines).
+# runs alone
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/kernel/lib-kernel.sh"
 . "$TOP/tests/kernel/lib-qemu.sh"

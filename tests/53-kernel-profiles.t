@@ -10,6 +10,7 @@
 # KCOV_ENABLE_COMPARISONS is one error naming the profile line, the shipped
 # profiles (config/*.ini) do what their comments say, and the kernel-built
 # kplug.so is linked like the standalone one.
+# runs alone
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/kernel/lib-kernel.sh"
 . "$TOP/tests/plugin-link.sh"

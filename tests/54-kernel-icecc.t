@@ -15,6 +15,7 @@
 # the build directory; the per-compile "run" id left out).  icecream's log
 # shows 0 C objects compiled locally and remote jobs for all of them;
 # ccache -s shows a hit rate of at least 99 % on the warm build.
+# runs alone
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/kernel/lib-kernel.sh"
 NET=$TOP/tests/kernel/icecc-net.sh

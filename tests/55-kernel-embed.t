@@ -9,6 +9,7 @@
 # both (the same objcopy), the two objects are byte-identical, so every
 # allocated section, symbol and relocation is the same.  vmlinux has no
 # .kplug.cyc (the final link drops it).
+# runs alone
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/kernel/lib-kernel.sh"
 

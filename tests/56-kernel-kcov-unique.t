@@ -11,6 +11,7 @@
 # modes.  The cost figures (.text, .bss, PCs recorded) are measured
 # against the shared trace-pc build.  A bad configuration (arm64) stops
 # with one line naming the option.
+# runs alone
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/kernel/lib-kernel.sh"
 . "$TOP/tests/kernel/lib-qemu.sh"

@@ -10,6 +10,7 @@
 # kernel must record fewer PCs, and "kplug-report cover vmlinux PCS" must
 # give the same source lines for both.  Static probes (the maps' counts)
 # are reported, pruned against unpruned.
+# runs alone
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/kernel/lib-kernel.sh"
 . "$TOP/tests/kernel/lib-qemu.sh"

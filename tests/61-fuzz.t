@@ -3,6 +3,7 @@
 # Short seeded libFuzzer runs (clang, ASan + UBSan, leak detection) over the
 # configuration code: arguments, ini profiles, resolve, allow/ignore lists.
 # The long run is "make fuzz" (docs/hardening.md has its figures).
+# lock: fuzz-build
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/fuzz/smoke.sh"
 

@@ -3,6 +3,7 @@
 # Short seeded libFuzzer runs (clang, ASan + UBSan, leak detection) over
 # tools/kplug-report: its line reader, its text reader and every command
 # through report_main().  The long run is "make fuzz" (docs/hardening.md).
+# lock: fuzz-build
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/fuzz/smoke.sh"
 

@@ -9,6 +9,7 @@
 # left as it was found: the packages are removed at the end, also on
 # failure (trap), and the test refuses to run over a kplug installed by
 # hand or by package.
+# lock: plugin-dir
 . "$(dirname "$0")/lib.sh"
 PKGS="gcc-12-kplug gcc-11-kplug kplug-tools"
 ALL_PKGS="$PKGS gcc-12-kplug-dbgsym gcc-11-kplug-dbgsym kplug-tools-dbgsym"

@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: GPL-2.0
-# Run TAP test scripts (bash), one after the other, and end with
+# Run TAP test scripts (bash) and end with
 #
 #	N passed, N failed, N skipped
 #
@@ -15,11 +15,23 @@
 # of KPLUG_COMPILERS (default "gcc gcc-11"), with KPLUG_TEST_CC set: the one
 # variable through which tests/lib.sh picks the compiler and its kplug.so.
 # The kplug.so of each compiler is built first (tests/lib.sh kplug_so_for).
+#
+# Two files run at a time (KPLUG_JOBS, default 2; 1: one after the other),
+# except the files with the line "# runs alone" (kernel builds, which
+# take both cores): they run last, one after the other, in their order,
+# with nothing beside them.  A file with "# lock: NAME..." never runs
+# beside another file holding one of the same NAMEs (a shared directory
+# or install), nor beside another compiler's run of itself.  Each file's
+# line is printed as it ends, with its wall and CPU time (user + system of
+# its processes): CPU / wall is how much of the cores it used.
 use strict;
 use warnings;
 use TAP::Parser;
 use Time::HiRes qw(time);
 use FindBin;
+use POSIX qw(_exit);
+use Storable qw(store retrieve);
+use File::Temp qw(tempdir);
 
 # Variables that shrink the suite (quick mode, fewer kernel builds, smaller
 # samples, another compiler or plugin).  A stray one in the environment
@@ -51,19 +63,33 @@ $ENV{KPLUG_QUICK} = 1 if $quick;
 my @compilers = split ' ', ($ENV{KPLUG_COMPILERS} // 'gcc gcc-11');
 my $top = "$FindBin::Bin/..";
 
-sub per_compiler {
+# The marker lines of FILE: per-compiler, runs alone, its locks.
+sub markers {
 	my ($file) = @_;
-	open(my $fh, '<', $file) or return 0;
-	return scalar grep { /^# per-compiler$/ } <$fh>;
+	my %m = (per_compiler => 0, alone => 0, locks => ["file:$file"]);
+	open(my $fh, '<', $file) or return \%m;
+	while (<$fh>) {
+		$m{per_compiler} = 1 if /^# per-compiler$/;
+		$m{alone} = 1 if /^# runs alone$/;
+		push @{$m{locks}}, split(' ', $1) if /^# lock: (.+)$/;
+	}
+	return \%m;
 }
 
-# [file, label, compiler or undef] for every run
+my $jobs = $ENV{KPLUG_JOBS} // 2;
+unless ($jobs =~ /^[1-9][0-9]*$/) {
+	print STDERR "harness.pl: KPLUG_JOBS=$jobs: give a whole number >= 1\n";
+	exit 2;
+}
+
+# [file, label, compiler or undef, markers] for every run
 my @runs;
 for my $f (@files) {
-	if (per_compiler($f)) {
-		push @runs, [$f, "$f [$_]", $_] for @compilers;
+	my $m = markers($f);
+	if ($m->{per_compiler}) {
+		push @runs, [$f, "$f [$_]", $_, $m] for @compilers;
 	} else {
-		push @runs, [$f, $f, undef];
+		push @runs, [$f, $f, undef, $m];
 	}
 }
 if (grep { defined $_->[2] } @runs) {
@@ -74,35 +100,37 @@ if (grep { defined $_->[2] } @runs) {
 }
 my $ci = ($ENV{CI} // '') eq 'true';
 my $verbose = $ENV{KPLUG_VERBOSE};
-my ($passed, $failed, $skipped) = (0, 0, 0);
-my (@times, @failures, @skips);
 my $t_all = time;
 
 $| = 1;
-for my $run (@runs) {
-	my ($path, $file, $cc) = @$run;
+
+# run_file RUN: run one file; prints its line, returns its result.
+sub run_file {
+	my ($path, $file, $cc) = @{$_[0]};
 	my $t0 = time;
+	my @c0 = times;
 	my @exec = defined $cc ? ('env', "KPLUG_TEST_CC=$cc", 'bash', $path) : ('bash', $path);
 	my $parser = TAP::Parser->new({ exec => \@exec, merge => 0 });
-	my ($p, $f, $s) = (0, 0, 0);
+	my %r = (file => $file, p => 0, f => 0, s => 0, failures => [], skips => []);
 
 	print "$file ..\n" if $verbose;
-	while (my $r = $parser->next) {
-		print '  ', $r->as_string, "\n" if $verbose;
-		next unless $r->is_test;
-		my $what = sprintf('%s %d %s', $file, $r->number, $r->description // '');
-		if ($r->has_skip && $ci) {
-			$f++;
-			push @failures, sprintf('%s %d: skipped, and CI=true runs everything: %s',
-						$file, $r->number, $r->explanation || 'no reason given');
-		} elsif ($r->has_skip) {
-			$s++;
-			push @skips, sprintf('%s %d: %s', $file, $r->number, $r->explanation || 'no reason given');
-		} elsif ($r->is_ok) {
-			$p++;
+	while (my $t = $parser->next) {
+		print '  ', $t->as_string, "\n" if $verbose;
+		next unless $t->is_test;
+		my $what = sprintf('%s %d %s', $file, $t->number, $t->description // '');
+		if ($t->has_skip && $ci) {
+			$r{f}++;
+			push @{$r{failures}}, sprintf('%s %d: skipped, and CI=true runs everything: %s',
+						      $file, $t->number, $t->explanation || 'no reason given');
+		} elsif ($t->has_skip) {
+			$r{s}++;
+			push @{$r{skips}}, sprintf('%s %d: %s', $file, $t->number,
+						   $t->explanation || 'no reason given');
+		} elsif ($t->is_ok) {
+			$r{p}++;
 		} else {
-			$f++;
-			push @failures, $what;
+			$r{f}++;
+			push @{$r{failures}}, $what;
 		}
 	}
 	my @problems;
@@ -115,15 +143,79 @@ for my $run (@runs) {
 					$parser->tests_run);
 	}
 	push @problems, $parser->parse_errors if $parser->parse_errors && !@problems;
-	if (@problems && !$f) {
-		$f = 1;
-		push @failures, "$file: " . join(', ', @problems);
+	if (@problems && !$r{f}) {
+		$r{f} = 1;
+		push @{$r{failures}}, "$file: " . join(', ', @problems);
 	}
-	my $secs = time - $t0;
-	push @times, [$file, $secs];
-	printf "%-40s %s  %d passed, %d failed, %d skipped  (%s)\n", $file,
-		$f ? 'FAIL' : 'ok  ', $p, $f, $s, fmt_time($secs);
-	($passed, $failed, $skipped) = ($passed + $p, $failed + $f, $skipped + $s);
+	my @c1 = times;
+	$r{secs} = time - $t0;
+	$r{cpu} = $c1[2] + $c1[3] - $c0[2] - $c0[3];
+	printf "%-40s %s  %d passed, %d failed, %d skipped  (%s, %s CPU)\n", $file,
+		$r{f} ? 'FAIL' : 'ok  ', $r{p}, $r{f}, $r{s}, fmt_time($r{secs}), fmt_time($r{cpu});
+	return \%r;
+}
+
+# A result for a run whose process was lost.
+sub lost {
+	my ($i, $why) = @_;
+	my $file = $runs[$i][1];
+	printf "%-40s FAIL  no result: %s\n", $file, $why;
+	return { file => $file, p => 0, f => 1, s => 0, secs => 0, cpu => 0, skips => [],
+		 failures => ["$file: no result ($why)"] };
+}
+
+# run_pool INDEX...: run those runs, $jobs at a time, never two with a
+# lock in common; results into @res.
+my @res;
+sub run_pool {
+	my @queue = @_;
+	my $dir = tempdir('kplug-harness.XXXXXX', TMPDIR => 1, CLEANUP => 1);
+	my (%running, %held);	# pid => index; lock => 1
+
+	while (@queue || %running) {
+		my $k;
+		if (keys %running < $jobs) {
+			($k) = grep { my $q = $queue[$_];
+				      !grep { $held{$_} } @{$runs[$q][3]{locks}} } 0 .. $#queue;
+		}
+		if (defined $k) {
+			my $i = splice(@queue, $k, 1);
+			my $pid = fork // die "harness.pl: fork: $!\n";
+			if (!$pid) {
+				store(run_file($runs[$i]), "$dir/$i");
+				_exit(0);
+			}
+			$running{$pid} = $i;
+			$held{$_} = 1 for @{$runs[$i][3]{locks}};
+			next;
+		}
+		my $pid = waitpid(-1, 0);
+		my $status = $?;
+		next unless exists $running{$pid};
+		my $i = delete $running{$pid};
+		delete $held{$_} for @{$runs[$i][3]{locks}};
+		$res[$i] = eval { retrieve("$dir/$i") } //
+			lost($i, "its harness process ended with status $status");
+	}
+}
+
+my @alone = grep { $runs[$_][3]{alone} } 0 .. $#runs;
+my @together = grep { !$runs[$_][3]{alone} } 0 .. $#runs;
+if ($jobs > 1 && !$verbose && @together > 1) {
+	printf "harness: %d files %d at a time, then %d that run alone\n",
+		scalar @together, $jobs, scalar @alone;
+	run_pool(@together);
+} else {
+	$res[$_] = run_file($runs[$_]) for @together;
+}
+$res[$_] = run_file($runs[$_]) for @alone;
+
+my ($passed, $failed, $skipped) = (0, 0, 0);
+my (@failures, @skips);
+for my $r (@res) {
+	($passed, $failed, $skipped) = ($passed + $r->{p}, $failed + $r->{f}, $skipped + $r->{s});
+	push @failures, @{$r->{failures}};
+	push @skips, @{$r->{skips}};
 }
 
 sub fmt_time {
@@ -132,8 +224,8 @@ sub fmt_time {
 	return sprintf('%.1fs', $s);
 }
 
-print "\nWall time per test file:\n";
-printf "  %-40s %8s\n", $_->[0], fmt_time($_->[1]) for @times;
+print "\nWall and CPU time (user + system, children included) per test file:\n";
+printf "  %-40s %8s %8s\n", $_->{file}, fmt_time($_->{secs}), fmt_time($_->{cpu}) for @res;
 printf "  %-40s %8s\n", 'total', fmt_time(time - $t_all);
 if (@skips) {
 	print "\nSkipped:\n";

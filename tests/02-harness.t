@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The harness itself (tests/harness.pl), on made-up test files: the closing
+# counts per check, a skip that CI=true counts as a failure, a file that
+# breaks its plan or dies, two files at a time, "# lock: NAME" files never
+# side by side, "# runs alone" files with nothing beside them.  Each file
+# writes when it starts and ends into one log; overlaps are read from it.
+. "$(dirname "$0")/lib.sh"
+T=$(mktemp -d "$OUT/harness.XXXXXX")
+LOG=$T/spans
+
+# mk NAME MARKER BODY: a test file that logs its span around BODY
+mk() {
+	cat >"$T/$1.t" <<EOF
+#!/bin/bash
+$2
+echo "start $1 \$(date +%s%N)" >>"$LOG"
+$3
+echo "end $1 \$(date +%s%N)" >>"$LOG"
+EOF
+}
+plan1='echo 1..1; echo "ok 1 - fine"; sleep 1'
+mk a '# lock: L' "$plan1"
+mk b '' "$plan1"
+mk c '# lock: L' "$plan1"
+mk d '' "$plan1"
+mk e '# runs alone' "$plan1"
+mk skip '' 'echo 1..2; echo "ok 1 - fine"; echo "ok 2 # SKIP no reason at all"'
+mk short '' 'echo 1..3; echo "ok 1 - fine"'
+mk dies '' 'echo 1..1; echo "ok 1 - fine"; exit 3'
+files() { printf "$T/%s.t " a e c b d skip short dies; }
+
+# overlap X Y: 0 when the spans of X and Y in the log overlap
+overlap() {
+	awk -v x="$1" -v y="$2" '
+		$1 == "start" { s[$2] = $3 } $1 == "end" { e[$2] = $3 }
+		END { exit !(s[x] < e[y] && s[y] < e[x]) }' "$LOG"
+}
+
+out=$(env -u CI perl "$TOP/tests/harness.pl" --keep-env $(files) 2>&1); rc=$?
+ok $((rc == 0)) "a failing file fails the run (exit $rc)"
+is "$(grep -c '^start' "$LOG")/$(grep -c '^end' "$LOG")" 8/7 "every file ran (one of them dies early)"
+is "$(echo "$out" | tail -1)" "8 passed, 2 failed, 1 skipped" "closing line counts checks"
+echo "$out" | grep -q "short.t: planned 3, ran 1"
+ok $? "a broken plan is a failure, named"
+echo "$out" | grep -q "dies.t: exit status 3"
+ok $? "a non-zero exit is a failure, named"
+echo "$out" | grep -q "skip.t 2: no reason at all"
+ok $? "the skip is listed with its reason"
+ok $(overlap a c && echo 1 || echo 0) "files with the same lock never run side by side"
+n=0
+for x in a b c d skip short dies; do
+	overlap e $x && n=$((n + 1))
+done
+is "$n" 0 "a '# runs alone' file runs with nothing beside it"
+ok $({ overlap a b || overlap a d || overlap b c || overlap c d || overlap b d; } && echo 0 || echo 1) \
+	"two files do run at a time"
+echo "$out" | grep -qE '^  .*/b\.t +[0-9.]+s +[0-9.]+s$'
+ok $? "the table gives wall and CPU time per file"
+
+: >"$LOG"
+out=$(CI=true perl "$TOP/tests/harness.pl" --keep-env "$T/skip.t" 2>&1)
+is "$(echo "$out" | tail -1)" "1 passed, 1 failed, 0 skipped" "CI=true: a skip counts as a failure"
+
+: >"$LOG"
+out=$(KPLUG_JOBS=1 perl "$TOP/tests/harness.pl" --keep-env "$T/a.t" "$T/b.t" "$T/d.t" 2>&1)
+ok $(overlap a b || overlap b d || overlap a d && echo 1 || echo 0) "KPLUG_JOBS=1: one after the other"
+out=$(KPLUG_JOBS=x perl "$TOP/tests/harness.pl" --keep-env "$T/a.t" 2>&1); rc=$?
+is "$rc/$out" "2/harness.pl: KPLUG_JOBS=x: give a whole number >= 1" "KPLUG_JOBS=x: one error line"
+rm -rf "$T"
+done_testing
