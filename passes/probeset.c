@@ -43,6 +43,8 @@ void probeset_free(struct probeset *ps)
 	free(ps->ipdom);
 	free(ps->from);
 	free(ps->to);
+	free(ps->link_node);
+	free(ps->link_line);
 	free(ps);
 }
 
@@ -58,6 +60,20 @@ void probeset_edge(struct probeset *ps, int from, int to)
 	ps->from[ps->nedges] = from == PS_ENTRY ? ps->n : from;
 	ps->to[ps->nedges] = to == PS_EXIT ? ps->n + 1 : to;
 	ps->nedges++;
+}
+
+void probeset_line(struct probeset *ps, int v, int line)
+{
+	if (ps->nlinks == ps->links_size) {
+		ps->links_size = ps->links_size ? 2 * ps->links_size : 64;
+		ps->link_node = (int *)realloc(ps->link_node, ps->links_size * sizeof(int));
+		ps->link_line = (int *)realloc(ps->link_line, ps->links_size * sizeof(int));
+		if (!ps->link_node || !ps->link_line)
+			abort();
+	}
+	ps->link_node[ps->nlinks] = v;
+	ps->link_line[ps->nlinks] = line;
+	ps->nlinks++;
 }
 
 /* ---- adjacency: N = n + 2 vertices, ENTRY = n, EXIT = n + 1 ---- */
@@ -95,6 +111,11 @@ struct work {
 	unsigned char *live;	/* reachable from ENTRY */
 	int *stamp, mark;	/* visited marks without clearing */
 	int *queue;
+	/* source lines: node -> lines, line -> nodes (nlines ids) */
+	int nlines;
+	struct adj node_lines, line_nodes;
+	int *lstamp, lmark;	/* lines seen, without clearing */
+	unsigned char *fw;	/* per node: reached from ENTRY (hidden()) */
 };
 
 /* Mark (stamp = mark) what ROOT reaches over A, not entering BLOCKED. */
@@ -202,6 +223,44 @@ static void dominators(const struct work *w, const struct adj *out,
 
 /* ---- the graph ---- */
 
+/*
+ * The lines of the nodes: the caller's (only on nodes that can carry a
+ * probe and have lines), or one per node with PS_LINES.
+ */
+static void lines_init(struct work *w, const struct probeset *ps)
+{
+	int *node = (int *)ps_alloc(ps->nlinks + w->n, sizeof(int));
+	int *line = (int *)ps_alloc(ps->nlinks + w->n, sizeof(int));
+	const unsigned char want = PS_LINES | PS_PROBEABLE;
+	int i, k = 0;
+
+	w->nlines = 0;
+	for (i = 0; i < ps->nlinks; i++) {
+		int v = ps->link_node[i], l = ps->link_line[i];
+
+		if (v < 0 || v >= w->n || l < 0 || (ps->flags[v] & want) != want)
+			continue;
+		node[k] = v;
+		line[k++] = l;
+		if (l >= w->nlines)
+			w->nlines = l + 1;
+	}
+	if (!ps->nlinks) {
+		for (i = 0; i < w->n; i++)
+			if ((ps->flags[i] & want) == want) {
+				node[k] = i;
+				line[k++] = i;
+			}
+		w->nlines = w->n;
+	}
+	adj_build(&w->node_lines, w->n, k, node, line);
+	adj_build(&w->line_nodes, w->nlines, k, line, node);
+	w->lstamp = (int *)ps_alloc(w->nlines, sizeof(int));
+	w->fw = (unsigned char *)ps_alloc(w->n, 1);
+	free(node);
+	free(line);
+}
+
 static void work_init(struct work *w, struct probeset *ps)
 {
 	int i;
@@ -225,6 +284,7 @@ static void work_init(struct work *w, struct probeset *ps)
 	adj_free(&w->pred);
 	adj_build(&w->succ, w->nv, ps->nedges, ps->from, ps->to);
 	adj_build(&w->pred, w->nv, ps->nedges, ps->to, ps->from);
+	lines_init(w, ps);
 }
 
 static void work_free(struct work *w)
@@ -233,6 +293,10 @@ static void work_free(struct work *w)
 	adj_free(&w->pred);
 	adj_free(&w->impl);
 	adj_free(&w->implied_by);
+	adj_free(&w->node_lines);
+	adj_free(&w->line_nodes);
+	free(w->lstamp);
+	free(w->fw);
 	free(w->live);
 	free(w->stamp);
 	free(w->queue);
@@ -366,18 +430,26 @@ static void place_leaves(struct work *w, struct probeset *ps)
 }
 
 /*
- * Whether some ENTRY -> V -> EXIT path avoids every probe that implies V:
- * then a run could execute V and inference could not tell.
+ * Whether some ENTRY -> V -> EXIT path, V a node with line L, avoids every
+ * probe that implies a node with L: then a run could execute L and
+ * inference could not tell.  Returns the last such V, or -1.
  */
-static int hidden(struct work *w, const struct probeset *ps, int v,
+static int hidden(struct work *w, const struct probeset *ps, int l,
 		  unsigned char *blocked)
 {
-	int i, head = 0, tail = 0, ret;
+	const struct adj *ln = &w->line_nodes;
+	int i, head = 0, tail = 0, ret = -1, any = 0;
 
-	/* the nodes that imply V, and of them those with a probe */
+	/* the nodes that imply a node with L, and of them those with a probe */
 	w->mark++;
-	w->stamp[v] = w->mark;
-	w->queue[tail++] = v;
+	for (i = ln->start[l]; i < ln->start[l + 1]; i++) {
+		int v = ln->list[i];
+
+		if (w->stamp[v] != w->mark) {
+			w->stamp[v] = w->mark;
+			w->queue[tail++] = v;
+		}
+	}
 	while (head < tail) {
 		int x = w->queue[head++];
 
@@ -393,60 +465,83 @@ static int hidden(struct work *w, const struct probeset *ps, int v,
 	for (i = 0; i < tail; i++)
 		blocked[w->queue[i]] = !!(ps->flags[w->queue[i]] & PS_PROBE);
 	reach(w, &w->succ, w->n, blocked);
-	ret = w->stamp[v] == w->mark;
-	if (ret) {
+	for (i = ln->start[l]; i < ln->start[l + 1]; i++) {
+		int v = ln->list[i];
+
+		w->fw[v] = w->stamp[v] == w->mark && !blocked[v];
+		any |= w->fw[v];
+	}
+	if (any) {
 		reach(w, &w->pred, w->n + 1, blocked);
-		ret = w->stamp[v] == w->mark;
+		for (i = ln->start[l]; i < ln->start[l + 1]; i++) {
+			int v = ln->list[i];
+
+			if (w->fw[v] && w->stamp[v] == w->mark && v > ret)
+				ret = v;
+		}
 	}
 	/* the queue was reused by reach(): clear by scanning all */
 	memset(blocked, 0, w->nv);
 	return ret;
 }
 
+/* Probe hidden nodes of line L until none is left. */
+static void place_line(struct work *w, struct probeset *ps, int l,
+		       unsigned char *blocked)
+{
+	int h;
+
+	while ((h = hidden(w, ps, l, blocked)) >= 0)
+		ps->flags[h] |= PS_PROBE;
+}
+
 static void place_needed(struct work *w, struct probeset *ps)
 {
 	unsigned char *blocked = (unsigned char *)ps_alloc(w->nv, 1);
-	int v;
-
-	int k;
+	int k, i;
 
 	/* last node first: a probe low in a function tends to imply more */
 	for (k = 0; k < w->n; k++) {
-		unsigned char f;
+		int v = w->n - 1 - k;
 
-		v = w->n - 1 - k;
-		f = ps->flags[v];
-		if (!w->live[v] || (f & PS_PROBE) || !(f & PS_LINES) ||
-		    !(f & PS_PROBEABLE))
+		if (!w->live[v] || (ps->flags[v] & PS_PROBE))
 			continue;
-		if (hidden(w, ps, v, blocked)) {
-			ps->flags[v] |= PS_PROBE;
-		}
+		for (i = w->node_lines.start[v]; i < w->node_lines.start[v + 1]; i++)
+			place_line(w, ps, w->node_lines.list[i], blocked);
 	}
 	free(blocked);
 }
 
-/* Whether some node P implies (P itself included) has become hidden. */
+/* Whether a line of some node P implies (P itself included) has become hidden. */
 static int breaks(struct work *w, const struct probeset *ps, int p,
 		  unsigned char *blocked)
 {
 	int *todo = (int *)ps_alloc(w->nv, sizeof(int));
 	unsigned char *seen = (unsigned char *)ps_alloc(w->nv, 1);
-	int n = 0, i, ret = 0;
+	int n = 0, i, j, ret = 0;
 
 	todo[n++] = p;
 	seen[p] = 1;
 	for (i = 0; i < n; i++)
-		for (int j = w->impl.start[todo[i]]; j < w->impl.start[todo[i] + 1]; j++)
+		for (j = w->impl.start[todo[i]]; j < w->impl.start[todo[i] + 1]; j++)
 			if (!seen[w->impl.list[j]]) {
 				seen[w->impl.list[j]] = 1;
 				todo[n++] = w->impl.list[j];
 			}
+	w->lmark++;
 	for (i = 0; i < n && !ret; i++) {
 		int v = todo[i];
 
-		if ((ps->flags[v] & PS_LINES) && !(ps->flags[v] & PS_PROBE))
-			ret = hidden(w, ps, v, blocked);
+		if (v >= w->n)
+			continue;
+		for (j = w->node_lines.start[v]; j < w->node_lines.start[v + 1] && !ret; j++) {
+			int l = w->node_lines.list[j];
+
+			if (w->lstamp[l] == w->lmark)
+				continue;
+			w->lstamp[l] = w->lmark;
+			ret = hidden(w, ps, l, blocked) >= 0;
+		}
 	}
 	free(todo);
 	free(seen);

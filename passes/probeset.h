@@ -15,7 +15,11 @@
  *   a node ran => its immediate post-dominator ran (true on such paths).
  * A block is inferred covered when a hit probe implies it through those
  * two relations.  probeset_place() keeps a probe wherever some path could
- * otherwise run a block that no probe on it implies.  See docs/sancov.md.
+ * otherwise run a block that no probe on it implies.  With source lines
+ * given (probeset_line), exactness is per line, the unit the report
+ * prints: a line is inferred when a hit probe implies any block that has
+ * it, and a probe is kept wherever some path could run a line that no
+ * probe on it implies through some block of that line.  See docs/sancov.md.
  */
 #ifndef KPLUG_PROBESET_H
 #define KPLUG_PROBESET_H
@@ -42,12 +46,21 @@ struct probeset {
 	/* edges, as added */
 	int nedges, edges_size;
 	int *from, *to;
+	/* (node, source line id) pairs, as added; none: a line per node */
+	int nlinks, links_size;
+	int *link_node, *link_line;
 };
 
 struct probeset *probeset_new(int n);
 void probeset_free(struct probeset *ps);
 /* An edge FROM -> TO; FROM may be PS_ENTRY, TO may be PS_EXIT. */
 void probeset_edge(struct probeset *ps, int from, int to);
+/*
+ * Node V (PS_LINES | PS_PROBEABLE) has source line LINE, a small id
+ * (0, 1, ...) the caller gives each distinct line.  Without any, every
+ * node with PS_LINES counts as a line of its own (exact per block).
+ */
+void probeset_line(struct probeset *ps, int v, int line);
 /*
  * Compute the relations and decide the probes (PS_PROBE in flags).  With
  * CHECK false, no probe is added for inference (to test the test).

@@ -110,6 +110,74 @@ static int prune_count_pieces(basic_block bb)
 	return n;
 }
 
+/* A source line of a block, for numbering the lines of a function. */
+struct prune_line {
+	const char *file;
+	int line, node;
+};
+
+static int prune_line_cmp(const void *a, const void *b)
+{
+	const struct prune_line *x = (const struct prune_line *)a;
+	const struct prune_line *y = (const struct prune_line *)b;
+	int c = x->file == y->file ? 0 : strcmp(x->file, y->file);
+
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->node - y->node;
+}
+
+/*
+ * Give PS the source lines of each block (those sancov-map records: the
+ * locations of its statements), numbered per function, for exactness per
+ * line.
+ */
+static void prune_lines(function *fn, struct probeset *ps, const int *bb_node)
+{
+	auto_vec<struct prune_line> lines;
+	unsigned int i;
+	basic_block bb;
+	int id = -1;
+
+	FOR_EACH_BB_FN(bb, fn) {
+		int node = bb_node[bb->index];
+		gimple_stmt_iterator gsi;
+
+		if (!(ps->flags[node] & PS_LINES))
+			continue;
+		for (gsi = gsi_start_nondebug_after_labels_bb(bb); !gsi_end_p(gsi);
+		     gsi_next_nondebug(&gsi)) {
+			location_t loc = gimple_location(gsi_stmt(gsi));
+			expanded_location x;
+			struct prune_line pl;
+
+			if (LOCATION_LOCUS(loc) == UNKNOWN_LOCATION)
+				continue;
+			x = expand_location(loc);
+			if (!x.file || !x.line)
+				continue;
+			pl.file = x.file;
+			pl.line = x.line;
+			pl.node = node;
+			lines.safe_push(pl);
+		}
+	}
+	lines.qsort(prune_line_cmp);
+	for (i = 0; i < lines.length(); i++) {
+		const struct prune_line *pl = &lines[i], *prev = i ? &lines[i - 1] : NULL;
+		bool same_line = prev && prev->line == pl->line &&
+				 (prev->file == pl->file || !strcmp(prev->file, pl->file));
+
+		if (!same_line)
+			id++;
+		else if (prev->node == pl->node)
+			continue;
+		probeset_line(ps, pl->node, id);
+	}
+}
+
 /* Nodes and edges of FN's graph; BB_NODE[i]: the first piece of block i. */
 static struct probeset *prune_graph(function *fn, int *bb_node)
 {
@@ -149,6 +217,8 @@ static struct probeset *prune_graph(function *fn, int *bb_node)
 		}
 	}
 	free(bb_last);
+	if (prune.by_lines && prune.mode != SANCOV_PRUNE_OFF)
+		prune_lines(fn, ps, bb_node);
 	return ps;
 }
 

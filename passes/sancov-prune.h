@@ -2,8 +2,10 @@
 /*
  * sancov-prune: which blocks get a coverage probe.  off: every block with
  * a real statement (native GCC's points); clang: Clang's rule; min: the
- * fewest from which every block's coverage can be inferred.  Pruned modes
- * keep a probe wherever inference would otherwise fail.  docs/sancov.md.
+ * fewest from which every line's coverage can be inferred.  Pruned modes
+ * keep a probe wherever inference would otherwise fail: per source line
+ * (the report's unit) or, with sancov-prune-exact=blocks, per block.
+ * docs/sancov.md.
  */
 #ifndef KPLUG_SANCOV_PRUNE_H
 #define KPLUG_SANCOV_PRUNE_H
@@ -27,6 +29,7 @@ struct sancov_prune_cfg {
 	bool keep_entry;	/* the entry block always gets one (pc-table) */
 	bool kcov;		/* sessions start and end inside calls (kcov) */
 	enum sancov_cuts cuts;
+	bool by_lines;		/* exact per source line (else per block) */
 };
 
 void sancov_prune_setup(const struct sancov_prune_cfg *cfg);

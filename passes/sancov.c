@@ -48,7 +48,7 @@ static const struct kplug_opt sancov_opts[] = {
 	  "(the kernel merges __sancov_guards into .bss)" },
 	{ "prune", KPLUG_OPT_ENUM, "off", "off,clang,min", 0, 0,
 	  "which blocks get a probe: off (every block, as native GCC), clang "
-	  "(Clang's rule) or min (the fewest that imply every block's coverage)" },
+	  "(Clang's rule) or min (the fewest that imply every line's coverage)" },
 	{ "map", KPLUG_OPT_ENUM, "auto", "auto,on,off", 0, 0,
 	  "write the coverage map (.debug_kplug_sancov) kplug-report cover reads; "
 	  "auto: with sancov-prune" },
@@ -58,6 +58,9 @@ static const struct kplug_opt sancov_opts[] = {
 	{ "prune-cuts", KPLUG_OPT_ENUM, "calls", "calls,indirect,none", 0, 0,
 	  "calls where a run or session may stop or start: calls (any that may "
 	  "not return), indirect (kcov's ioctl is reached by one), none (Clang)" },
+	{ "prune-exact", KPLUG_OPT_ENUM, "lines", "lines,blocks", 0, 0,
+	  "what inference must give exactly: lines (every source line the "
+	  "report prints) or blocks (every basic block, which needs more probes)" },
 	{ "prune-check", KPLUG_OPT_BOOL, "on", NULL, 0, 0,
 	  "keep the probes coverage inference needs (off only to test the tests)" },
 	{ "float", KPLUG_OPT_BOOL, "off", NULL, 0, 0,
@@ -641,6 +644,7 @@ static int sancov_prune_options(const struct kplug_ctx *ctx,
 		(bool)kplug_int(ctx, "prune-check"), abi->pc_table,
 		kplug_int(ctx, "prune-session") == 1,
 		(enum sancov_cuts)kplug_int(ctx, "prune-cuts"),
+		kplug_int(ctx, "prune-exact") == 0,
 	};
 	long map_opt = kplug_int(ctx, "map");	/* auto, on, off */
 

@@ -25,6 +25,9 @@ bad "map with cmp only" \
 bad "unknown prune mode" \
 	"cc1: error: kplug: $PRUNE=max: unknown value 'max' for 'sancov-prune' (expected one of off,clang,min)" \
 	$PRUNE=max
+bad "unknown exactness" \
+	"cc1: error: kplug: $PRUNE-exact=edges: unknown value 'edges' for 'sancov-prune-exact' (expected one of lines,blocks)" \
+	$PRUNE=min $PRUNE-exact=edges
 
 # ---- cross targets: the map is assembled and read on arm (ARM and Thumb)
 # and arm64; every callback's return address maps to its probe ----
@@ -187,6 +190,8 @@ proof -O2 gcc "$KPLUG" -O2 80 'NR % 18 == 13'
 so11=$(sancov_so11)
 ok $? "kplug.so for gcc-11 built"
 proof "gcc-11 -O2" gcc-11 "$so11" -O2 20 'NR % 60 == 5'
+# exact per block (sancov-prune-exact=blocks): the same proof, fewer programs
+proof "-O2 exact=blocks" gcc "$KPLUG" "-O2 $PRUNE-exact=blocks" 20 'NR % 60 == 25'
 out=$("$S/prune-exec.sh" gcc "$KPLUG" "-O2 -fplugin-arg-kplug-sancov-prune-check=off" \
 	"$T/nocheck" $(printf '%s\n' "${ALL[@]}" | awk 'NR % 36 == 13') 2>&1)
 diag "prune-check=off: $(echo "$out" | tail -2 | tr '\n' ' ')"

@@ -2,7 +2,8 @@
 /*
  * Unit tests of passes/probeset.c (no GCC header): hand-made graphs with
  * known answers, then random graphs where random ENTRY -> EXIT walks check
- * that inference from the probes on a walk gives exactly the nodes walked.
+ * that inference from the probes on a walk gives exactly the nodes walked
+ * (exact per block) or exactly their source lines (exact per line).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,7 +81,37 @@ static void test_loop(void)
 	probeset_free(ps);
 }
 
+/*
+ * if without else where the test and the body share a line (0 -> 1 -> 2,
+ * 0 -> 2; nodes 0 and 1 have line 0, node 2 line 1): per block the body
+ * needs a probe of its own, per line one probe in 0 or 2 tells both lines.
+ */
+static void test_shared_line(void)
+{
+	static const int e[][2] = { { PS_ENTRY, 0 }, { 0, 1 }, { 0, 2 }, { 1, 2 },
+				    { 2, PS_EXIT } };
+	struct probeset *ps = graph(3, e, 5);
+	unsigned char hit[3] = { 0 }, cov[3];
+	int p;
+
+	ok(probeset_place(ps, PS_MIN, 1) == 2 && probed(ps, 1),
+	   "shared line, per block: the body keeps its probe (2 probes)");
+	probeset_line(ps, 0, 0);
+	probeset_line(ps, 1, 0);
+	probeset_line(ps, 2, 1);
+	ok(probeset_place(ps, PS_MIN, 1) == 1 && !probed(ps, 1),
+	   "shared line, per line: one probe, none in the body");
+	p = probed(ps, 0) ? 0 : 2;
+	hit[p] = 1;
+	probeset_infer(ps, hit, cov);
+	ok(cov[0] && cov[2] && !cov[1], "shared line: the probe implies the nodes of lines 0 and 1");
+	probeset_free(ps);
+}
+
 /* ---- random graphs, random walks ---- */
+
+#define MAXN	14	/* nodes per random graph */
+static int line_of[MAXN][2], nline_of[MAXN];	/* per line: the node's lines */
 
 static unsigned int seed = 12345;
 
@@ -90,7 +121,20 @@ static int rnd(int n)
 	return (int)((seed >> 8) % (unsigned int)n);
 }
 
-static int walk_check(struct probeset *ps, int *bad_sound, int *bad_complete)
+/* Lines of the nodes in SET (n bytes) as a bit mask. */
+static unsigned int lines_of(int n, const unsigned char *set)
+{
+	unsigned int m = 0;
+	int i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; set[i] && k < nline_of[i]; k++)
+			m |= 1u << line_of[i][k];
+	return m;
+}
+
+static int walk_check(struct probeset *ps, int by_lines, int *bad_sound,
+		      int *bad_complete)
 {
 	int n = ps->n, v, steps, i;
 	unsigned char *hit = calloc(n, 1), *cov = calloc(n, 1), *seen = calloc(n, 1);
@@ -112,7 +156,14 @@ static int walk_check(struct probeset *ps, int *bad_sound, int *bad_complete)
 				succ[ns++] = ps->to[i];
 		v = succ[rnd(ns)];
 	}
-	if (v == n + 1) {
+	if (v == n + 1 && by_lines) {
+		unsigned int seen_l = lines_of(n, seen), cov_l;
+
+		probeset_infer(ps, hit, cov);
+		cov_l = lines_of(n, cov);
+		*bad_sound += !!(cov_l & ~seen_l);
+		*bad_complete += !!(seen_l & ~cov_l);
+	} else if (v == n + 1) {
 		probeset_infer(ps, hit, cov);
 		for (i = 0; i < n; i++) {
 			if (cov[i] && !seen[i])
@@ -128,19 +179,30 @@ static int walk_check(struct probeset *ps, int *bad_sound, int *bad_complete)
 	return v == n + 1;
 }
 
-static void random_graph_runs(enum probeset_mode mode, int check, int *sound,
-			      int *complete, int *walks, long *probes, long *nodes)
+static void random_graph_runs(enum probeset_mode mode, int check, int by_lines,
+			      int *sound, int *complete, int *walks, long *probes,
+			      long *nodes)
 {
 	int g;
 
 	for (g = 0; g < 300; g++) {
-		int n = 2 + rnd(12), i, k;
+		int n = 2 + rnd(MAXN - 2), i, k;
 		struct probeset *ps = probeset_new(n);
 
 		for (i = 0; i < n; i++) {
 			ps->flags[i] = PS_PROBEABLE | (rnd(5) ? PS_LINES : 0);
 			if (mode == PS_GIVEN && rnd(2))
 				ps->flags[i] |= PS_PROBE;
+			/* by line: 1 or 2 lines of n / 2, so that nodes share them */
+			nline_of[i] = 0;
+			for (k = 0; by_lines && (ps->flags[i] & PS_LINES) && k < 1 + rnd(2); k++) {
+				line_of[i][nline_of[i]++] = rnd(n / 2 + 1);
+				probeset_line(ps, i, line_of[i][k]);
+			}
+			if (!by_lines && (ps->flags[i] & PS_LINES)) {
+				nline_of[i] = 1;
+				line_of[i][0] = i;
+			}
 		}
 		probeset_edge(ps, PS_ENTRY, 0);
 		if (!rnd(3))	/* a piece after a call */
@@ -154,7 +216,7 @@ static void random_graph_runs(enum probeset_mode mode, int check, int *sound,
 		*probes += probeset_place(ps, mode, check);
 		*nodes += n;
 		for (k = 0; k < 40; k++)
-			*walks += walk_check(ps, sound, complete);
+			*walks += walk_check(ps, by_lines, sound, complete);
 		probeset_free(ps);
 	}
 }
@@ -164,28 +226,34 @@ static void test_random(void)
 	static const struct { enum probeset_mode mode; const char *name; } m[] = {
 		{ PS_OFF, "off" }, { PS_GIVEN, "given" }, { PS_MIN, "min" },
 	};
-	char what[160];
-	int i;
+	static const char *const unit[] = { "per block", "per line" };
+	char what[200];
+	int i, by_lines;
 
-	for (i = 0; i < 3; i++) {
-		int sound = 0, complete = 0, walks = 0;
-		long probes = 0, nodes = 0;
+	for (by_lines = 0; by_lines < 2; by_lines++) {
+		for (i = 0; i < 3; i++) {
+			int sound = 0, complete = 0, walks = 0;
+			long probes = 0, nodes = 0;
 
-		random_graph_runs(m[i].mode, 1, &sound, &complete, &walks, &probes, &nodes);
-		snprintf(what, sizeof(what), "random graphs, %s: %d complete walks, "
-			 "inference exact (%ld probes / %ld nodes)", m[i].name, walks,
-			 probes, nodes);
-		ok(walks > 1000 && !sound && !complete, what);
-	}
-	/* the same without the check must miss nodes: the test can fail */
-	{
-		int sound = 0, complete = 0, walks = 0;
-		long probes = 0, nodes = 0;
+			random_graph_runs(m[i].mode, 1, by_lines, &sound, &complete, &walks,
+					  &probes, &nodes);
+			snprintf(what, sizeof(what), "random graphs, %s, exact %s: %d complete "
+				 "walks, inference exact (%ld probes / %ld nodes)", m[i].name,
+				 unit[by_lines], walks, probes, nodes);
+			ok(walks > 1000 && !sound && !complete, what);
+		}
+		/* the same without the check must miss some: the test can fail */
+		{
+			int sound = 0, complete = 0, walks = 0;
+			long probes = 0, nodes = 0;
 
-		random_graph_runs(PS_MIN, 0, &sound, &complete, &walks, &probes, &nodes);
-		snprintf(what, sizeof(what), "random graphs, min without the check: "
-			 "%d walks miss a node, none is wrongly covered", complete);
-		ok(complete > 0 && !sound, what);
+			random_graph_runs(PS_MIN, 0, by_lines, &sound, &complete, &walks,
+					  &probes, &nodes);
+			snprintf(what, sizeof(what), "random graphs, min without the check, %s: "
+				 "%d walks miss some, none is wrongly covered", unit[by_lines],
+				 complete);
+			ok(complete > 0 && !sound, what);
+		}
 	}
 }
 
@@ -194,6 +262,7 @@ int main(void)
 	test_diamond();
 	test_exit_in_a();
 	test_loop();
+	test_shared_line();
 	test_random();
 	printf("1..%d\n", tests);
 	return failed != 0;
