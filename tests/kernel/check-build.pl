@@ -87,15 +87,25 @@ sub is_kcovn {
 	return $kcovn{$dir} ? 1 : 0;
 }
 
+# calls(OBJ, KIND): OBJ's call sites of KIND (pc, cmp, any), from one
+# objdump run per object (the relocations of its code).
+my (%calls, $pc, $cmp, $any);
 sub calls {
-	my ($obj, $re) = @_;
-	my $n = 0;
-	open(my $d, '-|', $objdump, '-dr', $obj) or die "$objdump: $!\n";
-	while (<$d>) {
-		$n++ if /\bR_\S+\s+$re/;
+	my ($obj, $kind) = @_;
+	unless ($calls{$obj}) {
+		my %c = (pc => 0, cmp => 0, any => 0);
+		open(my $d, '-|', $objdump, '-dr', $obj) or die "$objdump: $!\n";
+		while (<$d>) {
+			next unless /\bR_\S+\s+(__sanitizer_cov_\S*)/;
+			my $sym = $1;
+			$c{any}++;
+			$c{pc}++ if $sym =~ /^$pc/;
+			$c{cmp}++ if $sym =~ /^$cmp/;
+		}
+		close $d;
+		$calls{$obj} = \%c;
 	}
-	close $d;
-	return $n;
+	return $calls{$obj}{$kind};
 }
 
 my %n = map { $_ => 0 } qw(kernel_c kernel_one vdso_c vdso_clean inst
@@ -104,16 +114,15 @@ my %n = map { $_ => 0 } qw(kernel_c kernel_one vdso_c vdso_clean inst
 my %bad;
 sub bad { my ($k, $m) = @_; push @{$bad{$k}}, $m if @{$bad{$k} || []} < 10; }
 
-my $pc = qr/__sanitizer_cov_trace_pc\b/;
-my $cmp = qr/__sanitizer_cov_trace_(?:const_)?cmp[1248]\b|__sanitizer_cov_trace_switch\b/;
-my $any = qr/__sanitizer_cov_/;
+$pc = qr/__sanitizer_cov_trace_pc\b/;
+$cmp = qr/(?:__sanitizer_cov_trace_(?:const_)?cmp[1248]|__sanitizer_cov_trace_switch)\b/;
 
 for my $obj (sort keys %cmd) {
 	my $c = $cmd{$obj};
 	my @plug = ($c =~ /-fplugin=\S*kplug\.so/g);
 	my $args = () = ($c =~ /-fplugin-arg-kplug-/g);
 	my $sancov = $c =~ /-fplugin-arg-kplug-(?:default-)?enable=sancov/;
-	$n{cmp_calls} += calls($obj, $cmp) if $sancov;
+	$n{cmp_calls} += calls($obj, 'cmp') if $sancov;
 	if ($member{$obj}) {
 		$n{kernel_c}++;
 		my $first_arg = index($c, '-fplugin-arg-kplug-');
@@ -123,7 +132,7 @@ for my $obj (sort keys %cmd) {
 		} else {
 			bad('kernel', "$obj: " . scalar(@plug) . " kplug flags");
 		}
-		my $k = calls($obj, $pc);
+		my $k = calls($obj, 'pc');
 		if (grep { substr($obj, 0, length $_) eq $_ } @off) {
 			$n{off}++;
 			if ($k) {
@@ -156,7 +165,7 @@ for my $obj (sort keys %cmd) {
 		} else {
 			bad('vdso', "$obj: " . scalar(@plug) . " kplug flags, $args kplug arguments");
 		}
-		if (calls($obj, $any)) {
+		if (calls($obj, 'any')) {
 			$n{vdso_calls}++;
 			bad('vdso', "$obj: __sanitizer_cov_ call sites");
 		}
