@@ -573,6 +573,41 @@ out:
 	free(blocked);
 }
 
+/*
+ * The other way round: a probe on every node that can carry one, then
+ * drop what the others make unnecessary, last node first.  Kept when it
+ * needs fewer than COUNT probes (the leaves' way).
+ */
+static int try_from_all(struct work *w, struct probeset *ps, int count)
+{
+	unsigned char *blocked = (unsigned char *)ps_alloc(w->nv, 1);
+	unsigned char *keep = (unsigned char *)ps_alloc(w->n, 1);
+	int v, k, n = 0;
+
+	for (v = 0; v < w->n; v++) {
+		keep[v] = ps->flags[v];
+		if (w->live[v] && (ps->flags[v] & PS_PROBEABLE))
+			ps->flags[v] |= PS_PROBE;
+	}
+	for (k = 0; k < w->n; k++) {
+		v = w->n - 1 - k;
+		if (!(ps->flags[v] & PS_PROBE))
+			continue;
+		ps->flags[v] &= ~PS_PROBE;
+		if (breaks(w, ps, v, blocked))
+			ps->flags[v] |= PS_PROBE;
+	}
+	for (v = 0; v < w->n; v++)
+		n += !!(ps->flags[v] & PS_PROBE);
+	if (n >= count) {
+		memcpy(ps->flags, keep, w->n);
+		n = count;
+	}
+	free(blocked);
+	free(keep);
+	return n;
+}
+
 int probeset_place(struct probeset *ps, enum probeset_mode mode, int check)
 {
 	struct work w = { 0 };
@@ -594,6 +629,8 @@ int probeset_place(struct probeset *ps, enum probeset_mode mode, int check)
 	}
 	for (v = 0; v < ps->n; v++)
 		count += !!(ps->flags[v] & PS_PROBE);
+	if (mode == PS_MIN && check && w.n <= PS_DROP_MAX_NODES)
+		count = try_from_all(&w, ps, count);
 	work_free(&w);
 	return count;
 }
