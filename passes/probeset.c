@@ -48,32 +48,30 @@ void probeset_free(struct probeset *ps)
 	free(ps);
 }
 
-void probeset_edge(struct probeset *ps, int from, int to)
+/* Append (A, B) to the pair of arrays *XS, *YS of *N elements, room *SIZE. */
+static void pair_push(int **xs, int **ys, int *n, int *size, int a, int b)
 {
-	if (ps->nedges == ps->edges_size) {
-		ps->edges_size = ps->edges_size ? 2 * ps->edges_size : 64;
-		ps->from = (int *)realloc(ps->from, ps->edges_size * sizeof(int));
-		ps->to = (int *)realloc(ps->to, ps->edges_size * sizeof(int));
-		if (!ps->from || !ps->to)
+	if (*n == *size) {
+		*size = *size ? 2 * *size : 64;
+		*xs = (int *)realloc(*xs, *size * sizeof(int));
+		*ys = (int *)realloc(*ys, *size * sizeof(int));
+		if (!*xs || !*ys)
 			abort();
 	}
-	ps->from[ps->nedges] = from == PS_ENTRY ? ps->n : from;
-	ps->to[ps->nedges] = to == PS_EXIT ? ps->n + 1 : to;
-	ps->nedges++;
+	(*xs)[*n] = a;
+	(*ys)[*n] = b;
+	(*n)++;
+}
+
+void probeset_edge(struct probeset *ps, int from, int to)
+{
+	pair_push(&ps->from, &ps->to, &ps->nedges, &ps->edges_size,
+		  from == PS_ENTRY ? ps->n : from, to == PS_EXIT ? ps->n + 1 : to);
 }
 
 void probeset_line(struct probeset *ps, int v, int line)
 {
-	if (ps->nlinks == ps->links_size) {
-		ps->links_size = ps->links_size ? 2 * ps->links_size : 64;
-		ps->link_node = (int *)realloc(ps->link_node, ps->links_size * sizeof(int));
-		ps->link_line = (int *)realloc(ps->link_line, ps->links_size * sizeof(int));
-		if (!ps->link_node || !ps->link_line)
-			abort();
-	}
-	ps->link_node[ps->nlinks] = v;
-	ps->link_line[ps->nlinks] = line;
-	ps->nlinks++;
+	pair_push(&ps->link_node, &ps->link_line, &ps->nlinks, &ps->links_size, v, line);
 }
 
 /* ---- adjacency: N = n + 2 vertices, ENTRY = n, EXIT = n + 1 ---- */
