@@ -93,7 +93,7 @@ my (%calls, $pc, $cmp, $any);
 sub calls {
 	my ($obj, $kind) = @_;
 	unless ($calls{$obj}) {
-		my %c = (pc => 0, cmp => 0, any => 0);
+		my %c = map { $_ => 0 } qw(pc cmp any);
 		open(my $d, '-|', $objdump, '-dr', $obj) or die "$objdump: $!\n";
 		while (<$d>) {
 			next unless /\bR_\S+\s+(__sanitizer_cov_\S*)/;
