@@ -553,14 +553,15 @@ static int breaks(struct work *w, const struct probeset *ps, int p,
  */
 #define PS_DROP_MAX_NODES	2000
 
-static void drop_redundant(struct work *w, struct probeset *ps)
+static void drop_redundant(struct work *w, struct probeset *ps, int last_first)
 {
 	unsigned char *blocked = (unsigned char *)ps_alloc(w->nv, 1);
-	int v;
+	int k, v;
 
 	if (w->n > PS_DROP_MAX_NODES)
 		goto out;
-	for (v = 0; v < w->n; v++) {
+	for (k = 0; k < w->n; k++) {
+		v = last_first ? w->n - 1 - k : k;
 		if (!(ps->flags[v] & PS_PROBE))
 			continue;
 		ps->flags[v] &= ~PS_PROBE;
@@ -578,30 +579,21 @@ out:
  */
 static int try_from_all(struct work *w, struct probeset *ps, int count)
 {
-	unsigned char *blocked = (unsigned char *)ps_alloc(w->nv, 1);
 	unsigned char *keep = (unsigned char *)ps_alloc(w->n, 1);
-	int v, k, n = 0;
+	int v, n = 0;
 
 	for (v = 0; v < w->n; v++) {
 		keep[v] = ps->flags[v];
 		if (w->live[v] && (ps->flags[v] & PS_PROBEABLE))
 			ps->flags[v] |= PS_PROBE;
 	}
-	for (k = 0; k < w->n; k++) {
-		v = w->n - 1 - k;
-		if (!(ps->flags[v] & PS_PROBE))
-			continue;
-		ps->flags[v] &= ~PS_PROBE;
-		if (breaks(w, ps, v, blocked))
-			ps->flags[v] |= PS_PROBE;
-	}
+	drop_redundant(w, ps, 1);
 	for (v = 0; v < w->n; v++)
 		n += !!(ps->flags[v] & PS_PROBE);
 	if (n >= count) {
 		memcpy(ps->flags, keep, w->n);
 		n = count;
 	}
-	free(blocked);
 	free(keep);
 	return n;
 }
@@ -623,7 +615,7 @@ int probeset_place(struct probeset *ps, enum probeset_mode mode, int check)
 		place_leaves(&w, ps);
 	if (mode != PS_OFF && check) {
 		place_needed(&w, ps);
-		drop_redundant(&w, ps);
+		drop_redundant(&w, ps, 0);
 	}
 	for (v = 0; v < ps->n; v++)
 		count += !!(ps->flags[v] & PS_PROBE);
