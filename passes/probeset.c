@@ -8,6 +8,8 @@
  * immediate post-dominator).  A leaf super block (one nothing else
  * implies) needs a probe of its own; then every node whose coverage some
  * ENTRY -> EXIT path could hide from every probe on that path gets one.
+ * min then searches for a smallest set exactly (an implicit hitting set,
+ * below), within a bound on its work.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -114,11 +116,25 @@ struct work {
 	struct adj node_lines, line_nodes;
 	int *lstamp, lmark;	/* lines seen, without clearing */
 	unsigned char *fw;	/* per node: reached from ENTRY (hidden()) */
+	struct witness *wit;	/* the exact search's, or NULL */
 };
 
-/* Mark (stamp = mark) what ROOT reaches over A, not entering BLOCKED. */
-static void reach(struct work *w, const struct adj *a, int root,
-		  const unsigned char *blocked)
+/*
+ * What hidden() gives the exact search: the nodes on the path it found that
+ * could carry a probe implying the line; some probe must go on one of them.
+ */
+struct witness {
+	int *fwd, *bwd;		/* nv each: parents in the two searches */
+	unsigned char *imp;	/* nv: implies a node of the line */
+	int *set, nset;		/* out */
+};
+
+/*
+ * Mark (stamp = mark) what ROOT reaches over A, not entering BLOCKED; with
+ * PARENT, the vertex each was reached from.
+ */
+static void reach_from(struct work *w, const struct adj *a, int root,
+		       const unsigned char *blocked, int *parent)
 {
 	int head = 0, tail = 0, i, v;
 
@@ -133,9 +149,17 @@ static void reach(struct work *w, const struct adj *a, int root,
 			if (w->stamp[u] == w->mark || (blocked && blocked[u]))
 				continue;
 			w->stamp[u] = w->mark;
+			if (parent)
+				parent[u] = v;
 			w->queue[tail++] = u;
 		}
 	}
+}
+
+static void reach(struct work *w, const struct adj *a, int root,
+		  const unsigned char *blocked)
+{
+	reach_from(w, a, root, blocked, NULL);
 }
 
 /* ---- dominators (Cooper, Harvey, Kennedy) ---- */
@@ -428,6 +452,28 @@ static void place_leaves(struct work *w, struct probeset *ps)
 }
 
 /*
+ * The witness of hidden line: the nodes on the path ENTRY -> V -> EXIT
+ * hidden() found that imply the line and could carry a probe (V is one).
+ */
+static void witness_set(struct work *w, const struct probeset *ps, int v)
+{
+	struct witness *wit = w->wit;
+	int x, half;
+
+	wit->nset = 0;
+	for (half = 0; half < 2; half++) {
+		x = half ? wit->bwd[v] : v;
+		while (x < w->n) {
+			if (wit->imp[x] && (ps->flags[x] & PS_PROBEABLE)) {
+				wit->set[wit->nset++] = x;
+				wit->imp[x] = 0;	/* once */
+			}
+			x = half ? wit->bwd[x] : wit->fwd[x];
+		}
+	}
+}
+
+/*
  * Whether some ENTRY -> V -> EXIT path, V a node with line L, avoids every
  * probe that implies a node with L: then a run could execute L and
  * inference could not tell.  Returns the last such V, or -1.
@@ -460,9 +506,12 @@ static int hidden(struct work *w, const struct probeset *ps, int l,
 			w->queue[tail++] = u;
 		}
 	}
-	for (i = 0; i < tail; i++)
+	for (i = 0; i < tail; i++) {
 		blocked[w->queue[i]] = !!(ps->flags[w->queue[i]] & PS_PROBE);
-	reach(w, &w->succ, w->n, blocked);
+		if (w->wit)
+			w->wit->imp[w->queue[i]] = 1;
+	}
+	reach_from(w, &w->succ, w->n, blocked, w->wit ? w->wit->fwd : NULL);
 	for (i = ln->start[l]; i < ln->start[l + 1]; i++) {
 		int v = ln->list[i];
 
@@ -470,7 +519,7 @@ static int hidden(struct work *w, const struct probeset *ps, int l,
 		any |= w->fw[v];
 	}
 	if (any) {
-		reach(w, &w->pred, w->n + 1, blocked);
+		reach_from(w, &w->pred, w->n + 1, blocked, w->wit ? w->wit->bwd : NULL);
 		for (i = ln->start[l]; i < ln->start[l + 1]; i++) {
 			int v = ln->list[i];
 
@@ -478,8 +527,12 @@ static int hidden(struct work *w, const struct probeset *ps, int l,
 				ret = v;
 		}
 	}
+	if (w->wit && ret >= 0)
+		witness_set(w, ps, ret);
 	/* the queue was reused by reach(): clear by scanning all */
 	memset(blocked, 0, w->nv);
+	if (w->wit)
+		memset(w->wit->imp, 0, w->nv);
 	return ret;
 }
 
@@ -562,7 +615,7 @@ static void drop_redundant(struct work *w, struct probeset *ps, int last_first)
 		goto out;
 	for (k = 0; k < w->n; k++) {
 		v = last_first ? w->n - 1 - k : k;
-		if (!(ps->flags[v] & PS_PROBE))
+		if (!(ps->flags[v] & PS_PROBE) || (ps->flags[v] & PS_KEEP))
 			continue;
 		ps->flags[v] &= ~PS_PROBE;
 		if (breaks(w, ps, v, blocked))
@@ -598,22 +651,277 @@ static int try_from_all(struct work *w, struct probeset *ps, int count)
 	return n;
 }
 
+/* ---- the fewest probes, exactly: an implicit hitting set ---- */
+
+/*
+ * Each hidden line of a candidate set gives a constraint: one of the nodes
+ * of its witness must carry a probe, in any set that leaves nothing hidden.
+ * The smallest set meeting every constraint so far (branch and bound) is
+ * the next candidate, the empty set the first.  When a candidate leaves
+ * nothing hidden, no set has fewer probes; when no set meets the
+ * constraints with fewer probes than the heuristics' set, that one is a
+ * smallest.  The search gives up after PS_EXACT_WORK constraint elements
+ * looked at (the heuristics' set stays, not proven).
+ */
+#define PS_EXACT_MAX_NODES	400
+#define PS_EXACT_WORK		8000000L
+
+struct cover {
+	int n, size;		/* constraints, room */
+	int *start;		/* size + 1 offsets into el */
+	int nel, el_size;
+	int *el;
+	/* the search */
+	unsigned char *in;	/* node carries a probe */
+	unsigned char *out;	/* node excluded on this branch */
+	int *undo, nundo;	/* the nodes excluded, to put back */
+	unsigned char *mark;	/* scratch for the bound */
+	int *cur, ncur;
+	int *best, nbest;	/* look for fewer than nbest */
+	long work;		/* elements looked at */
+};
+
+static void cover_add(struct cover *c, const int *set, int n)
+{
+	int i;
+
+	if (c->n + 1 >= c->size) {
+		c->size = c->size ? 2 * c->size : 64;
+		c->start = (int *)realloc(c->start, (c->size + 1) * sizeof(int));
+		if (!c->start)
+			abort();
+	}
+	while (c->nel + n > c->el_size) {
+		c->el_size = c->el_size ? 2 * c->el_size : 256;
+		c->el = (int *)realloc(c->el, c->el_size * sizeof(int));
+		if (!c->el)
+			abort();
+	}
+	c->start[c->n] = c->nel;
+	for (i = 0; i < n; i++)
+		c->el[c->nel++] = set[i];
+	c->start[++c->n] = c->nel;
+}
+
+/* Open elements of unmet constraint K (not excluded); -1 when K is met. */
+static int cover_open(struct cover *c, int k)
+{
+	int i, open = 0;
+
+	c->work += c->start[k + 1] - c->start[k];
+	for (i = c->start[k]; i < c->start[k + 1]; i++) {
+		if (c->in[c->el[i]])
+			return -1;
+		open += !c->out[c->el[i]];
+	}
+	return open;
+}
+
+/* A lower bound on the probes still needed: unmet constraints with no element in common. */
+static int cover_bound(struct cover *c, int nv)
+{
+	int k, i, lb = 0;
+
+	memset(c->mark, 0, nv);
+	for (k = 0; k < c->n; k++) {
+		int free_ = 1;
+
+		if (cover_open(c, k) < 0)
+			continue;
+		for (i = c->start[k]; i < c->start[k + 1] && free_; i++)
+			free_ = !c->mark[c->el[i]];
+		if (!free_)
+			continue;
+		lb++;
+		for (i = c->start[k]; i < c->start[k + 1]; i++)
+			c->mark[c->el[i]] = 1;
+	}
+	return lb;
+}
+
+/* Branch on the unmet constraint with the fewest open elements. */
+static void cover_search(struct cover *c, int nv)
+{
+	int k, i, pick = -1, fewest = 0, top;
+
+	if (c->work > PS_EXACT_WORK)
+		return;
+	for (k = 0; k < c->n; k++) {
+		int open = cover_open(c, k);
+
+		if (open < 0)
+			continue;
+		if (!open)
+			return;		/* cannot be met on this branch */
+		if (pick < 0 || open < fewest) {
+			pick = k;
+			fewest = open;
+		}
+	}
+	if (pick < 0) {
+		memcpy(c->best, c->cur, c->ncur * sizeof(int));
+		c->nbest = c->ncur;
+		return;
+	}
+	if (c->ncur + cover_bound(c, nv) >= c->nbest)
+		return;
+	top = c->nundo;
+	for (i = c->start[pick]; i < c->start[pick + 1] && c->work <= PS_EXACT_WORK; i++) {
+		int v = c->el[i];
+
+		if (c->out[v])
+			continue;
+		c->in[v] = 1;
+		c->cur[c->ncur++] = v;
+		cover_search(c, nv);
+		c->ncur--;
+		c->in[v] = 0;
+		c->out[v] = 1;	/* the later branches go without V */
+		c->undo[c->nundo++] = v;
+	}
+	while (c->nundo > top)
+		c->out[c->undo[--c->nundo]] = 0;
+}
+
+/* Add a constraint for every line the probes in PS leave hidden; how many. */
+static int cover_gather(struct work *w, struct probeset *ps, struct cover *c,
+			unsigned char *blocked)
+{
+	int l, added = 0;
+
+	for (l = 0; l < w->nlines; l++) {
+		c->work += w->nv + w->succ.start[w->nv];	/* two searches */
+		if (hidden(w, ps, l, blocked) >= 0) {
+			cover_add(c, w->wit->set, w->wit->nset);
+			added++;
+		}
+	}
+	return added;
+}
+
+static void cover_init(struct cover *c, struct witness *wit, int nv)
+{
+	wit->fwd = (int *)ps_alloc(nv, sizeof(int));
+	wit->bwd = (int *)ps_alloc(nv, sizeof(int));
+	wit->imp = (unsigned char *)ps_alloc(nv, 1);
+	wit->set = (int *)ps_alloc(nv, sizeof(int));
+	c->in = (unsigned char *)ps_alloc(nv, 1);
+	c->out = (unsigned char *)ps_alloc(nv, 1);
+	c->mark = (unsigned char *)ps_alloc(nv, 1);
+	c->cur = (int *)ps_alloc(nv, sizeof(int));
+	c->undo = (int *)ps_alloc(nv, sizeof(int));
+	c->best = (int *)ps_alloc(nv, sizeof(int));
+}
+
+static void cover_free(struct cover *c, struct witness *wit)
+{
+	free(wit->fwd);
+	free(wit->bwd);
+	free(wit->imp);
+	free(wit->set);
+	free(c->start);
+	free(c->el);
+	free(c->in);
+	free(c->out);
+	free(c->mark);
+	free(c->cur);
+	free(c->undo);
+	free(c->best);
+}
+
+/*
+ * Candidates, the smallest meeting the constraints first, until one leaves
+ * nothing hidden (it is in flags then: returns 1), or until no set has
+ * fewer than COUNT probes (returns 0) or the work is used up (-1).
+ */
+static int cover_solve(struct work *w, struct probeset *ps, struct cover *c,
+		       int count)
+{
+	unsigned char *blocked = (unsigned char *)ps_alloc(w->nv, 1);
+	int v, i, ret;
+
+	for (;;) {
+		if (!cover_gather(w, ps, c, blocked)) {
+			ret = 1;
+			break;
+		}
+		c->nbest = count;
+		cover_search(c, w->nv);
+		if (c->work > PS_EXACT_WORK || c->nbest >= count) {
+			ret = c->work > PS_EXACT_WORK ? -1 : 0;
+			break;
+		}
+		for (v = 0; v < w->n; v++)
+			ps->flags[v] &= ~PS_PROBE;
+		for (i = 0; i < c->nbest; i++)
+			ps->flags[c->best[i]] |= PS_PROBE;
+	}
+	free(blocked);
+	return ret;
+}
+
+/*
+ * Replace the set in PS (COUNT probes, leaving nothing hidden) by a smallest
+ * one, or prove it is one, when the search finishes in time; ps->bound gets
+ * what it proved.  Returns the probes kept.
+ */
+static int exact_min(struct work *w, struct probeset *ps, int count)
+{
+	struct witness wit = { 0 };
+	struct cover c = { 0 };
+	unsigned char *keep = (unsigned char *)ps_alloc(w->n, 1);
+	int v, kept = 0, found;
+
+	cover_init(&c, &wit, w->nv);
+	memcpy(keep, ps->flags, w->n);
+	for (v = 0; v < w->n; v++)
+		if (!(ps->flags[v] & PS_KEEP))
+			ps->flags[v] &= ~PS_PROBE;
+		else if (ps->flags[v] & PS_PROBE)
+			c.in[v] = 1, c.cur[kept++] = v;	/* in every candidate */
+	c.ncur = kept;
+	w->wit = &wit;
+	found = cover_solve(w, ps, &c, count);
+	w->wit = NULL;
+	if (found > 0) {
+		count = 0;
+		for (v = 0; v < w->n; v++)
+			count += !!(ps->flags[v] & PS_PROBE);
+	} else {
+		memcpy(ps->flags, keep, w->n);
+	}
+	ps->bound = count;
+	if (found < 0) {	/* what the constraints so far prove */
+		memset(c.in, 0, w->nv);
+		memset(c.out, 0, w->nv);
+		for (v = 0; v < kept; v++)
+			c.in[c.cur[v]] = 1;
+		ps->bound = kept + cover_bound(&c, w->nv);
+	}
+	cover_free(&c, &wit);
+	free(keep);
+	return count;
+}
+
 int probeset_place(struct probeset *ps, enum probeset_mode mode, int check)
 {
 	struct work w = { 0 };
 	int v, count = 0;
 
+	ps->bound = 0;
 	work_init(&w, ps);
 	relations(&w, ps);
 	for (v = 0; v < ps->n; v++) {
 		if (mode != PS_GIVEN)
 			ps->flags[v] &= ~PS_PROBE;
-		if (mode == PS_OFF && (ps->flags[v] & PS_PROBEABLE))
+		if ((ps->flags[v] & (PS_KEEP | PS_PROBEABLE)) == (PS_KEEP | PS_PROBEABLE))
+			ps->flags[v] |= PS_PROBE;
+		if ((mode == PS_OFF || mode == PS_EXACT) && (ps->flags[v] & PS_PROBEABLE))
 			ps->flags[v] |= PS_PROBE;
 	}
 	if (mode == PS_MIN)
 		place_leaves(&w, ps);
-	if (mode != PS_OFF && check) {
+	if (mode != PS_OFF && mode != PS_EXACT && check) {
 		place_needed(&w, ps);
 		drop_redundant(&w, ps, 0);
 	}
@@ -621,8 +929,26 @@ int probeset_place(struct probeset *ps, enum probeset_mode mode, int check)
 		count += !!(ps->flags[v] & PS_PROBE);
 	if (mode == PS_MIN && check && w.n <= PS_DROP_MAX_NODES)
 		count = try_from_all(&w, ps, count);
+	if ((mode == PS_MIN || mode == PS_EXACT) && check && w.n <= PS_EXACT_MAX_NODES)
+		count = exact_min(&w, ps, count);
 	work_free(&w);
 	return count;
+}
+
+int probeset_hidden(struct probeset *ps)
+{
+	struct work w = { 0 };
+	unsigned char *blocked;
+	int l, n = 0;
+
+	work_init(&w, ps);
+	relations(&w, ps);
+	blocked = (unsigned char *)ps_alloc(w.nv, 1);
+	for (l = 0; l < w.nlines; l++)
+		n += hidden(&w, ps, l, blocked) >= 0;
+	free(blocked);
+	work_free(&w);
+	return n;
 }
 
 void probeset_infer(const struct probeset *ps, const unsigned char *hit,

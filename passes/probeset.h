@@ -31,13 +31,15 @@
 enum probeset_mode {
 	PS_OFF,		/* a probe on every probe-able node */
 	PS_GIVEN,	/* the caller's set (Clang's rule), plus what inference needs */
-	PS_MIN,		/* one per leaf super block, plus what inference needs */
+	PS_MIN,		/* the fewest: an exact search, else the best of three heuristics */
+	PS_EXACT,	/* the exact search alone, from a probe on every node (tests) */
 };
 
 /* node flags */
 #define PS_LINES	1	/* has source lines: its coverage matters */
 #define PS_PROBEABLE	2	/* the start of a block: a probe can go here */
 #define PS_PROBE	4	/* in/out: carries a probe */
+#define PS_KEEP		8	/* in: must carry a probe, in every mode (pc-table's entry) */
 
 struct probeset {
 	int n;			/* nodes 0 .. n-1 */
@@ -49,6 +51,12 @@ struct probeset {
 	/* (node, source line id) pairs, as added; none: a line per node */
 	int nlinks, links_size;
 	int *link_node, *link_line;
+	/*
+	 * out (PS_MIN, PS_EXACT): no set that leaves nothing hidden has fewer
+	 * probes; equal to the count when the exact search proved the set a
+	 * smallest one, 0 when it did not run (a function too large).
+	 */
+	int bound;
 };
 
 struct probeset *probeset_new(int n);
@@ -67,6 +75,12 @@ void probeset_line(struct probeset *ps, int v, int line);
  * Returns the number of probes.
  */
 int probeset_place(struct probeset *ps, enum probeset_mode mode, int check);
+/*
+ * How many lines (nodes, without lines given) the probes in flags leave
+ * hidden: some run could execute them with no hit probe implying them.
+ * 0 for every set probeset_place() returns with CHECK.
+ */
+int probeset_hidden(struct probeset *ps);
 /*
  * Infer: HIT[i] != 0 for nodes whose probe was hit; COVERED (n bytes) gets
  * 1 for every node a hit implies.  Uses idom/ipdom only, as the report does.

@@ -287,9 +287,8 @@ static int prune_run(function *fn, struct probeset *ps, const int *bb_node,
 		ps->flags[v] &= ~PS_PROBE;
 	if (mode == SANCOV_PRUNE_CLANG)
 		prune_clang_rule(fn, ps, bb_node);
-	if (prune.keep_entry && mode != SANCOV_PRUNE_OFF &&
-	    (ps->flags[node] & PS_PROBEABLE))
-		ps->flags[node] |= PS_PROBE;
+	if (prune.keep_entry && mode != SANCOV_PRUNE_OFF)
+		ps->flags[node] |= PS_KEEP;
 	return probeset_place(ps, mode == SANCOV_PRUNE_OFF ? PS_OFF :
 			      mode == SANCOV_PRUNE_CLANG ? PS_GIVEN : PS_MIN,
 			      prune.check);
@@ -318,6 +317,26 @@ static void prune_place(function *fn, struct probeset *ps, const int *bb_node)
 	free(clang_set);
 }
 
+/* -fdump-tree-kplug_sancov1: how many probes, and whether min's are proven the fewest. */
+static void prune_dump(const struct probeset *ps)
+{
+	static const char *const mode[] = { "off", "clang", "min" };
+	int v, probes = 0, blocks = 0;
+
+	for (v = 0; v < ps->n; v++) {
+		probes += !!(ps->flags[v] & PS_PROBE);
+		blocks += !!(ps->flags[v] & PS_PROBEABLE);
+	}
+	fprintf(dump_file, ";; kplug sancov-prune=%s: %d probes, %d blocks with a statement",
+		mode[prune.mode], probes, blocks);
+	if (prune.mode == SANCOV_PRUNE_MIN && prune.check && ps->bound == probes)
+		fprintf(dump_file, ", proven the fewest\n");
+	else if (prune.mode == SANCOV_PRUNE_MIN && prune.check)
+		fprintf(dump_file, ", not proven the fewest: at least %d\n", ps->bound);
+	else
+		fprintf(dump_file, "\n");
+}
+
 /* Today's points, without building any graph (no map, no pruning). */
 static void prune_all_points(function *fn, auto_vec<basic_block> *points)
 {
@@ -343,6 +362,8 @@ void sancov_prune_points(function *fn, auto_vec<basic_block> *points)
 	bb_node = XCNEWVEC(int, last_basic_block_for_fn(fn));
 	ps = prune_graph(fn, bb_node);
 	prune_place(fn, ps, bb_node);
+	if (dump_file)
+		prune_dump(ps);
 	if (ps->flags[bb_node[entry->index]] & PS_PROBE)
 		points->safe_push(entry);
 	FOR_EACH_BB_FN(bb, fn)

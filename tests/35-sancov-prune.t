@@ -139,6 +139,24 @@ for t in pc pc-guard inline-8bit-counters inline-bool-flag; do
 	ok $? "$t: probes off ${n[off]}, clang ${n[clang]}, min ${n[min]}: fewer pruned"
 done
 grep -q "^$T/p.c:17\$" "$T/p-off.lines"; [ $? -ne 0 ]; ok $? "the exit(3) line never ran: not covered"
+
+# pc-table: the entry block keeps its probe under pruning, as the first
+# element (the table's flag-1 entry is the function's address): in f's
+# code the first guard call comes before any jump and passes element 0.
+for m in clang min; do
+	gcc -O2 -c "$T/p.c" -o "$T/pt-$m.o" -fplugin="$KPLUG" $KSANCOV -fplugin-arg-kplug-sancov-trace=pc-guard \
+		-fplugin-arg-kplug-sancov-pc-table=on $PRUNE=$m
+	objdump -dr "$T/pt-$m.o" | awk '/^[0-9a-f]+ <.*>:$/ { in_f = $2 == "<f>:"; next } in_f' >"$T/pt-$m.f"
+	first=$(grep -nE 'R_X86_64_PLT32[[:space:]]+__sanitizer_cov_trace_pc_guard' "$T/pt-$m.f" | head -1 | cut -d: -f1)
+	jump=$(grep -nE '[[:space:]]j[a-z]+[[:space:]]' "$T/pt-$m.f" | head -1 | cut -d: -f1)
+	# the guard arguments' offsets in the section, in code order
+	offs=$(grep -oE 'R_X86_64_PC32[[:space:]]+__sancov_guards[-+]0x[0-9a-f]+' "$T/pt-$m.f" |
+		sed 's/.*__sancov_guards//' | while read -r a; do echo $((a)); done)
+	arg=$(head -n "${first:-1}" "$T/pt-$m.f" | grep -oE '__sancov_guards[-+]0x[0-9a-f]+' | tail -1)
+	[ -n "$first" ] && [ -n "$jump" ] && [ "$first" -lt "$jump" ] && [ -n "$arg" ] &&
+		[ $((${arg#__sancov_guards})) = "$(sort -n <<<"$offs" | head -1)" ]
+	ok $? "pc-guard, pc-table, prune=$m: f's entry probe first (call at line ${first:-none}, jump at ${jump:-none}, $arg, element 0 of $(wc -w <<<"$offs"))"
+done
 grep -q "^$T/p.c:13\$" "$T/p-min.lines"; ok $? "the loop body line is covered (min)"
 
 # ---- kplug-report cover on bad input: one line, exit 2 ----

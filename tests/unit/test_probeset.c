@@ -53,6 +53,17 @@ static void test_diamond(void)
 	   "diamond: dominators");
 	probeset_infer(ps, hit, cov);
 	ok(cov[0] && cov[1] && !cov[2] && cov[3], "diamond: a hit arm implies A and D");
+	/* pc-table's entry: kept by min, the exact search and the given set */
+	ps->flags[0] |= PS_KEEP;
+	ok(probeset_place(ps, PS_MIN, 1) == 3 && probed(ps, 0) && probed(ps, 1) &&
+	   probed(ps, 2) && ps->bound == 3, "diamond: min keeps a kept A, the arms too");
+	ok(probeset_place(ps, PS_EXACT, 1) == 3 && probed(ps, 0) && ps->bound == 3,
+	   "diamond: so does the exact search");
+	ps->flags[1] |= PS_PROBE;
+	ps->flags[2] &= ~PS_PROBE;
+	ps->flags[0] &= ~PS_PROBE;
+	ok(probeset_place(ps, PS_GIVEN, 1) == 3 && probed(ps, 0),
+	   "diamond: and a given set");
 	probeset_free(ps);
 }
 
@@ -257,6 +268,76 @@ static void test_random(void)
 	}
 }
 
+/*
+ * min against brute force on small random graphs: the smallest set that
+ * leaves nothing hidden, found by trying every subset by size, has as many
+ * probes as min's, and min says its set is proven a smallest one.  The
+ * heuristics alone are mostly right on such graphs, so the exact search
+ * alone (PS_EXACT: from a probe on every node) must be right too.
+ */
+#define BRUTE_N	9
+
+static int brute_min(struct probeset *ps)
+{
+	int size, mask, v;
+
+	for (size = 0; size <= ps->n; size++)
+		for (mask = 0; mask < 1 << ps->n; mask++) {
+			if (__builtin_popcount(mask) != size)
+				continue;
+			for (v = 0; v < ps->n; v++)
+				ps->flags[v] = (ps->flags[v] & ~PS_PROBE) |
+					       (mask >> v & 1 ? PS_PROBE : 0);
+			if (!probeset_hidden(ps))
+				return size;
+		}
+	return -1;
+}
+
+static void test_brute_force(void)
+{
+	int by_lines, g, i, k;
+	char what[200];
+
+	for (by_lines = 0; by_lines < 2; by_lines++) {
+		int graphs = 0, proven = 0, same = 0, exact_same = 0, exact_proven = 0;
+
+		for (g = 0; g < 150; g++) {
+			int n = 3 + rnd(BRUTE_N - 2), m, b, e;
+			struct probeset *ps = probeset_new(n);
+
+			for (i = 0; i < n; i++) {
+				ps->flags[i] = PS_PROBEABLE | (rnd(5) ? PS_LINES : 0);
+				if (by_lines && (ps->flags[i] & PS_LINES))
+					probeset_line(ps, i, rnd(n / 2 + 1));
+			}
+			probeset_edge(ps, PS_ENTRY, 0);
+			if (!rnd(3))
+				probeset_edge(ps, PS_ENTRY, rnd(n));
+			for (i = 0; i < n; i++)
+				for (k = 0; k < 1 + rnd(2); k++)
+					probeset_edge(ps, i, rnd(4) ? rnd(n) : PS_EXIT);
+			e = probeset_place(ps, PS_EXACT, 1);
+			exact_proven += ps->bound == e;
+			m = probeset_place(ps, PS_MIN, 1);
+			graphs++;
+			proven += ps->bound == m;
+			b = brute_min(ps);
+			same += b == m;
+			exact_same += b == e;
+			probeset_free(ps);
+		}
+		snprintf(what, sizeof(what), "min against brute force, exact %s: %d of %d graphs "
+			 "as few probes as the smallest set, %d proven", by_lines ? "per line" :
+			 "per block", same, graphs, proven);
+		ok(same == graphs && proven == graphs, what);
+		snprintf(what, sizeof(what), "... the exact search alone, %s: %d of %d as few, "
+			 "%d proven", by_lines ? "per line" : "per block", exact_same, graphs,
+			 exact_proven);
+		ok(exact_same == graphs && exact_proven == graphs, what);
+	}
+}
+
 int main(void)
 {
 	test_diamond();
@@ -264,6 +345,7 @@ int main(void)
 	test_loop();
 	test_shared_line();
 	test_random();
+	test_brute_force();
 	printf("1..%d\n", tests);
 	return failed != 0;
 }
