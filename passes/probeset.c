@@ -671,6 +671,7 @@ struct cover {
 	int *start;		/* size + 1 offsets into el */
 	int nel, el_size;
 	int *el;
+	int *order;		/* constraints, the smallest first (the bound) */
 	/* the search */
 	unsigned char *in;	/* node carries a probe */
 	unsigned char *out;	/* node excluded on this branch */
@@ -717,14 +718,42 @@ static int cover_open(struct cover *c, int k)
 	return open;
 }
 
-/* A lower bound on the probes still needed: unmet constraints with no element in common. */
+static const struct cover *cover_sorting;
+
+static int cover_size_cmp(const void *a, const void *b)
+{
+	const struct cover *c = cover_sorting;
+	int x = *(const int *)a, y = *(const int *)b;
+	int sx = c->start[x + 1] - c->start[x], sy = c->start[y + 1] - c->start[y];
+
+	return sx != sy ? sx - sy : x - y;
+}
+
+/* Order the constraints for cover_bound(): small ones first pack more. */
+static void cover_order(struct cover *c)
+{
+	int k;
+
+	c->order = (int *)realloc(c->order, (c->n ? c->n : 1) * sizeof(int));
+	if (!c->order)
+		abort();
+	for (k = 0; k < c->n; k++)
+		c->order[k] = k;
+	cover_sorting = c;
+	qsort(c->order, c->n, sizeof(int), cover_size_cmp);
+}
+
+/*
+ * A lower bound on the probes still needed: unmet constraints with no
+ * element in common, picked greedily, the smallest first.
+ */
 static int cover_bound(struct cover *c, int nv)
 {
-	int k, i, lb = 0;
+	int j, i, lb = 0;
 
 	memset(c->mark, 0, nv);
-	for (k = 0; k < c->n; k++) {
-		int free_ = 1;
+	for (j = 0; j < c->n; j++) {
+		int k = c->order[j], free_ = 1;
 
 		if (cover_open(c, k) < 0)
 			continue;
@@ -821,6 +850,7 @@ static void cover_free(struct cover *c, struct witness *wit)
 	free(wit->set);
 	free(c->start);
 	free(c->el);
+	free(c->order);
 	free(c->in);
 	free(c->out);
 	free(c->mark);
@@ -846,6 +876,7 @@ static int cover_solve(struct work *w, struct probeset *ps, struct cover *c,
 			break;
 		}
 		c->nbest = count;
+		cover_order(c);
 		cover_search(c, w->nv);
 		if (c->work > PS_EXACT_WORK || c->nbest >= count) {
 			ret = c->work > PS_EXACT_WORK ? -1 : 0;

@@ -329,12 +329,12 @@ static void prune_dump(const struct probeset *ps)
 	}
 	fprintf(dump_file, ";; kplug sancov-prune=%s: %d probes, %d blocks with a statement",
 		mode[prune.mode], probes, blocks);
-	if (prune.mode == SANCOV_PRUNE_MIN && prune.check && ps->bound == probes)
-		fprintf(dump_file, ", proven the fewest\n");
-	else if (prune.mode == SANCOV_PRUNE_MIN && prune.check)
-		fprintf(dump_file, ", not proven the fewest: at least %d\n", ps->bound);
-	else
+	if (prune.mode != SANCOV_PRUNE_MIN || !prune.check)
 		fprintf(dump_file, "\n");
+	else if (ps->bound == probes)
+		fprintf(dump_file, ", proven the fewest\n");
+	else
+		fprintf(dump_file, ", not proven the fewest: at least %d\n", ps->bound);
 }
 
 /* Today's points, without building any graph (no map, no pruning). */
