@@ -67,17 +67,17 @@ static unsigned int map_file(map_rec *r, const char *file)
 	return i;
 }
 
-/* The distinct source lines of BB's statements. */
-static void map_block_lines(map_rec *r, basic_block bb, int node)
+void sancov_block_lines(basic_block bb, vec<struct sancov_line> *lines)
 {
-	unsigned int first = r->line_no.length(), i;
 	gimple_stmt_iterator gsi;
+	unsigned int i;
 
+	lines->truncate(0);
 	for (gsi = gsi_start_nondebug_after_labels_bb(bb); !gsi_end_p(gsi);
 	     gsi_next_nondebug(&gsi)) {
 		location_t loc = gimple_location(gsi_stmt(gsi));
+		struct sancov_line sl;
 		expanded_location x;
-		unsigned int file;
 		bool seen = false;
 
 		if (LOCATION_LOCUS(loc) == UNKNOWN_LOCATION)
@@ -85,16 +85,29 @@ static void map_block_lines(map_rec *r, basic_block bb, int node)
 		x = expand_location(loc);
 		if (!x.file || !x.line)
 			continue;
-		file = map_file(r, x.file);
-		for (i = first; i < r->line_no.length() && !seen; i++)
-			seen = r->line_file[i] == file && r->line_no[i] == (unsigned int)x.line;
+		for (i = 0; i < lines->length() && !seen; i++)
+			seen = (*lines)[i].line == x.line && !strcmp((*lines)[i].file, x.file);
 		if (seen)
 			continue;
-		r->line_file.safe_push(file);
-		r->line_no.safe_push(x.line);
+		sl.file = x.file;
+		sl.line = x.line;
+		lines->safe_push(sl);
 	}
-	r->first_line[node] = first;
-	r->nlines[node] = r->line_no.length() - first;
+}
+
+/* The distinct source lines of BB's statements. */
+static void map_block_lines(map_rec *r, basic_block bb, int node)
+{
+	auto_vec<struct sancov_line> lines;
+	unsigned int i;
+
+	sancov_block_lines(bb, &lines);
+	r->first_line[node] = r->line_no.length();
+	r->nlines[node] = lines.length();
+	for (i = 0; i < lines.length(); i++) {
+		r->line_file.safe_push(map_file(r, lines[i].file));
+		r->line_no.safe_push(lines[i].line);
+	}
 }
 
 void sancov_map_function(function *fn, const struct probeset *ps, const int *bb_node)

@@ -28,6 +28,18 @@ void sancov_map_setup(const char *plugin_name);
 /* The RTL pass that labels the callback calls; insert it before "final". */
 opt_pass *sancov_map_make_pass(void);
 
+/* A source line of a block. */
+struct sancov_line {
+	const char *file;
+	int line;
+};
+
+/*
+ * The distinct source lines of BB's statements, in statement order: what
+ * the map records for a block and what sancov-prune must keep exact.
+ */
+void sancov_block_lines(basic_block bb, vec<struct sancov_line> *lines);
+
 /* Start FN's record from PS (nodes 0..n-1, blocks BB_NODE[bb->index]). */
 void sancov_map_function(function *fn, const struct probeset *ps,
 			 const int *bb_node);

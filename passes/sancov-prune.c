@@ -137,30 +137,20 @@ static int prune_line_cmp(const void *a, const void *b)
 static void prune_lines(function *fn, struct probeset *ps, const int *bb_node)
 {
 	auto_vec<struct prune_line> lines;
-	unsigned int i;
+	auto_vec<struct sancov_line> bl;
+	unsigned int i, k;
 	basic_block bb;
 	int id = -1;
 
 	FOR_EACH_BB_FN(bb, fn) {
 		int node = bb_node[bb->index];
-		gimple_stmt_iterator gsi;
 
 		if (!(ps->flags[node] & PS_LINES))
 			continue;
-		for (gsi = gsi_start_nondebug_after_labels_bb(bb); !gsi_end_p(gsi);
-		     gsi_next_nondebug(&gsi)) {
-			location_t loc = gimple_location(gsi_stmt(gsi));
-			expanded_location x;
-			struct prune_line pl;
+		sancov_block_lines(bb, &bl);
+		for (k = 0; k < bl.length(); k++) {
+			struct prune_line pl = { bl[k].file, bl[k].line, node };
 
-			if (LOCATION_LOCUS(loc) == UNKNOWN_LOCATION)
-				continue;
-			x = expand_location(loc);
-			if (!x.file || !x.line)
-				continue;
-			pl.file = x.file;
-			pl.line = x.line;
-			pl.node = node;
 			lines.safe_push(pl);
 		}
 	}
