@@ -660,8 +660,10 @@ static int try_from_all(struct work *w, struct probeset *ps, int count)
  * the next candidate, the empty set the first.  When a candidate leaves
  * nothing hidden, no set has fewer probes; when no set meets the
  * constraints with fewer probes than the heuristics' set, that one is a
- * smallest.  The search gives up after PS_EXACT_WORK constraint elements
- * looked at (the heuristics' set stays, not proven).
+ * smallest.  The search gives up after PS_EXACT_WORK units of work
+ * (constraint elements looked at, nodes and edges of each search for a
+ * hidden line); the heuristics' set stays then, and what the constraints
+ * gathered prove is a lower bound.
  */
 #define PS_EXACT_MAX_NODES	400
 #define PS_EXACT_WORK		8000000L
@@ -718,7 +720,7 @@ static int cover_open(struct cover *c, int k)
 	return open;
 }
 
-static const struct cover *cover_sorting;
+static const struct cover *cover_sorting;	/* for qsort's comparison */
 
 static int cover_size_cmp(const void *a, const void *b)
 {
@@ -905,11 +907,14 @@ static int exact_min(struct work *w, struct probeset *ps, int count)
 
 	cover_init(&c, &wit, w->nv);
 	memcpy(keep, ps->flags, w->n);
-	for (v = 0; v < w->n; v++)
-		if (!(ps->flags[v] & PS_KEEP))
+	for (v = 0; v < w->n; v++) {
+		if (!(ps->flags[v] & PS_KEEP)) {
 			ps->flags[v] &= ~PS_PROBE;
-		else if (ps->flags[v] & PS_PROBE)
-			c.in[v] = 1, c.cur[kept++] = v;	/* in every candidate */
+		} else if (ps->flags[v] & PS_PROBE) {
+			c.in[v] = 1;	/* in every candidate */
+			c.cur[kept++] = v;
+		}
+	}
 	c.ncur = kept;
 	w->wit = &wit;
 	found = cover_solve(w, ps, &c, count);
