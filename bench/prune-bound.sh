@@ -15,6 +15,9 @@
 #   both     edges and strong.
 # The other three build kplug from this tree with bench/prune-bound.patch
 # (a probe on an edge is counted, not emitted: their objects are not run).
+# The patched kplug also appends "function probes bound blocks" per
+# function to $KPLUG_BOUND_LOG when that is set, for a whole kernel build
+# (make KPLUG=.../kplug.so; docs/sancov.md has the commands).
 # Usage: bench/prune-bound.sh   (KPLUG_BENCH_OBJS="a.o b.o" to pick objects)
 . "$(dirname "$0")/lib.sh"
 W=$(mktemp -d "$OUT/bench-bound.XXXXXX")
