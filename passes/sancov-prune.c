@@ -162,8 +162,6 @@ static void prune_lines(function *fn, struct probeset *ps, const int *bb_node)
 
 		if (!same_line)
 			id++;
-		else if (prev->node == pl->node)
-			continue;
 		probeset_line(ps, pl->node, id);
 	}
 }
