@@ -4,7 +4,8 @@
 # console + initramfs + debugfs + KCOV) whose KCOV instrumentation comes
 # only from kplug boots in qemu-system-x86_64 (TCG); its /init
 # (tests/kernel/kcov-init.c) runs the coverage example of
-# Documentation/dev-tools/kcov.rst around read(-1).  The PCs must come
+# Documentation/dev-tools/kcov.rst around read(-1), taken again if a
+# context switch came in between.  The PCs must come
 # back and lie in the read path, in functions whose call sites equal
 # native -fsanitize-coverage=trace-pc's (the read path's objects compiled
 # both ways from their .cmd lines).
@@ -91,6 +92,7 @@ for kind in kplug; do
 	grep -q '^KCOV-COUNT ' "$W/serial-$kind.log"
 	ok $? "$kind kernel booted, /init ran the kcov.rst example ($(($(date +%s) - t))s)"
 	grep '^KCOV-ERROR' "$W/serial-$kind.log" | diag_in
+	kt_retries "$W/serial-$kind.log"
 	sed -n 's/^KCOV-PC //p' "$W/serial-$kind.log" >"$W/pcs-$kind.txt"
 	COUNT[$kind]=$(wc -l <"$W/pcs-$kind.txt")
 	is "${COUNT[$kind]}" "$(sed -n 's/^KCOV-COUNT //p' "$W/serial-$kind.log")" \

@@ -125,6 +125,7 @@ t=$(date +%s)
 kt_boot "$U" "$W/initramfs.cpio" "$W/serial.log" nokaslr
 grep -q '^KCOV-DONE' "$W/serial.log"
 ok $? "booted, /init ran every session ($(($(date +%s) - t))s)"
+kt_retries "$W/serial.log"
 grep -E '^KCOV-ERROR|BUG|WARNING|Oops' "$W/serial.log" | head -5 | diag_in
 is "$(grep -cE '^KCOV-ERROR|BUG:|WARNING:|Oops' "$W/serial.log")" 0 "no KCOV-ERROR, BUG, WARNING or Oops on the console"
 

@@ -50,6 +50,7 @@ for k in B P; do
 	kt_boot "${!k}" "$W/initramfs.cpio" "$W/serial-$k.log" nokaslr
 	grep -q '^KCOV-COUNT ' "$W/serial-$k.log"
 	ok $? "$(basename "${!k}") booted, /init ran the kcov.rst example ($(($(date +%s) - t))s)"
+	kt_retries "$W/serial-$k.log"
 	sed -n 's/^KCOV-PC //p' "$W/serial-$k.log" >"$W/pcs-$k.txt"
 	N[$k]=$(wc -l <"$W/pcs-$k.txt")
 	"$R" cover "${!k}/vmlinux" "$W/pcs-$k.txt" >"$W/lines-$k.txt" 2>"$W/cover-$k.txt"

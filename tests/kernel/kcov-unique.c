@@ -13,6 +13,9 @@
  *   modtrace, modunique  the same two modes around 10 reads of the test
  *            module's debugfs file (the module is loaded first)
  *
+ * A session whose workload saw a context switch is run again (see
+ * kcov-init.c): "KCOV-RETRY <session>: ...".
+ *
  * Output lines: "KCOV-<session>-PC 0x... n" (each distinct PC and how often
  * the trace has it), "KCOV-<session>-COUNT n" (the trace's length),
  * "KCOV-MOD-FN 0x..." (the module's read function), "KCOV-DONE", or
@@ -45,12 +48,20 @@ static int cmp_pc(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The trace at TRACE: every distinct PC with its count, then the length. */
-static void print_trace(const char *name, const unsigned long *trace)
+/* Copy the trace at TRACE to pcs; returns its length. */
+static unsigned long snapshot(const unsigned long *trace)
 {
-	unsigned long n = __atomic_load_n(&trace[0], __ATOMIC_RELAXED), i, j;
+	unsigned long n = __atomic_load_n(&trace[0], __ATOMIC_RELAXED);
 
 	memcpy(pcs, trace + 1, n * sizeof(*pcs));
+	return n;
+}
+
+/* The N PCs in pcs: every distinct PC with its count, then N. */
+static void print_trace(const char *name, unsigned long n)
+{
+	unsigned long i, j;
+
 	qsort(pcs, n, sizeof(*pcs), cmp_pc);
 	for (i = 0; i < n; i = j) {
 		for (j = i; j < n && pcs[j] == pcs[i]; j++)
@@ -64,21 +75,6 @@ static void kcov(int fd, unsigned long cmd, unsigned long arg, const char *what)
 {
 	if (ioctl(fd, cmd, arg))
 		fail(what);
-}
-
-/*
- * Start a session with CMD (KCOV_ENABLE or KCOV_UNIQUE_ENABLE), or rewind
- * one (KCOV_RESET_TRACE), and forget what the ioctl itself recorded: the
- * trace count is set to 0.  Returns the session's trace.
- */
-static unsigned long *start(int fd, unsigned long cmd, unsigned long arg,
-			    const char *what)
-{
-	unsigned long *trace = cmd == KCOV_ENABLE ? cover : cover + BITMAP_WORDS;
-
-	kcov(fd, cmd, arg, what);
-	__atomic_store_n(&trace[0], 0, __ATOMIC_RELAXED);
-	return trace;
 }
 
 static void stop(int fd)
@@ -108,6 +104,14 @@ static unsigned long mod_reads(int mfd, int n)
 	return strtoul(buf, NULL, 16);
 }
 
+static int mfd;			/* the module's debugfs file */
+static unsigned long mod_fn;	/* its read function, as it says */
+
+static void mod_work(void)
+{
+	mod_fn = mod_reads(mfd, MOD_READS);
+}
+
 static int load_module(void)
 {
 	int fd = open(MOD_KO, O_RDONLY);
@@ -123,10 +127,69 @@ static int load_module(void)
 	return fd;
 }
 
+/*
+ * A session: CMD (KCOV_ENABLE or KCOV_UNIQUE_ENABLE) starts one, or
+ * KCOV_RESET_TRACE rewinds the current one; the trace count is then set
+ * to 0, forgetting what the ioctl itself recorded; CLEAR: the client
+ * clears the bitmap too; then WORK runs and the trace is printed.  STOP:
+ * the session ends there.
+ */
+struct session {
+	const char *name;
+	unsigned long cmd, arg;
+	const char *what;
+	int clear, stop;
+	void (*work)(void);
+};
+
+static const struct session sessions[] = {
+	/* trace: what every kcov client does today */
+	{ "trace", KCOV_ENABLE, KCOV_TRACE_PC, "ioctl KCOV_ENABLE", 0, 1, reads },
+	/* unique1: the client clears the bitmap too, as in the series */
+	{ "unique1", KCOV_UNIQUE_ENABLE, BITMAP_WORDS, "ioctl KCOV_UNIQUE_ENABLE", 1, 1, reads },
+	/* unique2: a new session, the bitmap left as the last one left it */
+	{ "unique2", KCOV_UNIQUE_ENABLE, BITMAP_WORDS, "ioctl KCOV_UNIQUE_ENABLE", 0, 0, reads },
+	/* reset: the same session, rewound by the kernel */
+	{ "reset", KCOV_RESET_TRACE, 0, "ioctl KCOV_RESET_TRACE", 0, 1, reads },
+	/* the module, in both modes */
+	{ "modtrace", KCOV_ENABLE, KCOV_TRACE_PC, "ioctl KCOV_ENABLE", 0, 1, mod_work },
+	{ "modunique", KCOV_UNIQUE_ENABLE, BITMAP_WORDS, "ioctl KCOV_UNIQUE_ENABLE", 0, 1, mod_work },
+};
+
+/*
+ * Run session S; a try that saw a context switch is ended (a rewind is
+ * just rewound again) and the session run again.
+ */
+static void run(int fd, const struct session *s)
+{
+	unsigned long *trace = s->cmd == KCOV_ENABLE ? cover : cover + BITMAP_WORDS;
+	unsigned long n;
+	long sw;
+	int try;
+
+	for (try = 1;; try++) {
+		kcov(fd, s->cmd, s->arg, s->what);
+		sw = switches();
+		__atomic_store_n(&trace[0], 0, __ATOMIC_RELAXED);
+		if (s->clear)
+			memset(cover, 0, BITMAP_WORDS * sizeof(unsigned long));
+		s->work();
+		n = snapshot(trace);
+		if (switches() == sw)
+			break;
+		retry(s->name, try);
+		if (s->cmd != KCOV_RESET_TRACE)
+			stop(fd);
+	}
+	print_trace(s->name, n);
+	if (s->stop)
+		stop(fd);
+}
+
 int main(void)
 {
-	unsigned long *trace, fn;
-	int fd, mfd;
+	unsigned int i;
+	int fd;
 
 	open_console();
 	mount_debugfs();
@@ -139,41 +202,9 @@ int main(void)
 				      PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if ((void *)cover == MAP_FAILED)
 		fail("mmap");
-
-	/* trace: what every kcov client does today */
-	trace = start(fd, KCOV_ENABLE, KCOV_TRACE_PC, "ioctl KCOV_ENABLE");
-	reads();
-	print_trace("trace", trace);
-	stop(fd);
-
-	/* unique1: the client clears the bitmap too, as in the series */
-	trace = start(fd, KCOV_UNIQUE_ENABLE, BITMAP_WORDS, "ioctl KCOV_UNIQUE_ENABLE");
-	memset(cover, 0, BITMAP_WORDS * sizeof(unsigned long));
-	reads();
-	print_trace("unique1", trace);
-	stop(fd);
-
-	/* unique2: a new session, the bitmap left as unique1 left it */
-	trace = start(fd, KCOV_UNIQUE_ENABLE, BITMAP_WORDS, "ioctl KCOV_UNIQUE_ENABLE");
-	reads();
-	print_trace("unique2", trace);
-
-	/* reset: the same session, rewound by the kernel */
-	trace = start(fd, KCOV_RESET_TRACE, 0, "ioctl KCOV_RESET_TRACE");
-	reads();
-	print_trace("reset", trace);
-	stop(fd);
-
-	/* the module, in both modes */
-	trace = start(fd, KCOV_ENABLE, KCOV_TRACE_PC, "ioctl KCOV_ENABLE");
-	fn = mod_reads(mfd, MOD_READS);
-	print_trace("modtrace", trace);
-	stop(fd);
-	trace = start(fd, KCOV_UNIQUE_ENABLE, BITMAP_WORDS, "ioctl KCOV_UNIQUE_ENABLE");
-	mod_reads(mfd, MOD_READS);
-	print_trace("modunique", trace);
-	stop(fd);
-	printf("KCOV-MOD-FN 0x%lx\n", fn);
+	for (i = 0; i < sizeof(sessions) / sizeof(sessions[0]); i++)
+		run(fd, &sessions[i]);
+	printf("KCOV-MOD-FN 0x%lx\n", mod_fn);
 	printf("KCOV-DONE\n");
 	finish();
 	return 0;

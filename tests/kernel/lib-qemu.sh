@@ -6,6 +6,10 @@
 # kt_boot BUILD INITRAMFS LOG [ARGS]: boot BUILD's bzImage in qemu (TCG, one
 # CPU, 256 MB, serial console, niced), kernel arguments ARGS added; the
 # serial output goes to LOG without CRs.  qemu ends when /init reboots.
+# no_timer_check: on a loaded host, TCG can be too slow for the kernel's
+# IO-APIC timer check, which then panics at boot.
+# kt_retries LOG: the traces /init took again after a context switch
+# (KCOV-RETRY lines, see tests/kernel/kcov-init.c), as diagnostics.
 # kt_qemu_start WHAT DIR: the start of a boot test: one skip naming WHAT
 # under KPLUG_QUICK (and the end of the test), else checks qemu, empties
 # $KOUT/DIR and sets W to it and T0 to the time.
@@ -28,7 +32,11 @@ kt_boot() {
 	nice -n 19 timeout 300 qemu-system-x86_64 -nographic -no-reboot -m 256 -smp 1 \
 		-accel tcg -kernel "$1/arch/x86/boot/bzImage" \
 		-initrd "$2" \
-		-append "console=ttyS0 panic=-1${4:+ $4}" </dev/null 2>&1 | tr -d '\r' >"$3"
+		-append "console=ttyS0 panic=-1 no_timer_check${4:+ $4}" </dev/null 2>&1 | tr -d '\r' >"$3"
+}
+
+kt_retries() {
+	grep '^KCOV-RETRY' "$1" | diag_in
 }
 
 kt_symbolize() {
