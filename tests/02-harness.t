@@ -5,6 +5,7 @@
 # breaks its plan or dies, two files at a time, "# lock: NAME" files never
 # side by side, "# runs alone" files with nothing beside them.  Each file
 # writes when it starts and ends into one log; overlaps are read from it.
+# A failed check is listed with its diagnostics.
 . "$(dirname "$0")/lib.sh"
 T=$(mktemp -d "$OUT/harness.XXXXXX")
 LOG=$T/spans
@@ -67,5 +68,23 @@ out=$(KPLUG_JOBS=1 perl "$TOP/tests/harness.pl" --keep-env "$T/a.t" "$T/b.t" "$T
 ok $(overlap a b || overlap b d || overlap a d && echo 1 || echo 0) "KPLUG_JOBS=1: one after the other"
 out=$(KPLUG_JOBS=x perl "$TOP/tests/harness.pl" --keep-env "$T/a.t" 2>&1); rc=$?
 is "$rc/$out" "2/harness.pl: KPLUG_JOBS=x: give a whole number >= 1" "KPLUG_JOBS=x: one error line"
+# A failed check is listed with the diagnostics around it: those since
+# the check before it (at most 3) and those after it, no others.
+cat >"$T/said.t" <<EOF
+. "$TOP/tests/lib.sh"
+diag 'before one'
+ok 0 one
+diag 'before two a' 'before two b' 'before two c' 'before two d'
+is got expected two
+diag 'after two'
+ok 0 three
+diag 'after three'
+done_testing
+EOF
+out=$(perl "$TOP/tests/harness.pl" --keep-env "$T/said.t" 2>/dev/null)
+is "$(echo "$out" | sed -n '/said\.t 2 - two$/,/^$/p' | sed '1d;$d' | paste -sd'|')" \
+	"$(printf '      # %s|' 'before two b' 'before two c' 'before two d' 'got:      got' \
+		'expected: expected' 'after two' | sed 's/|$//')" \
+	"a failed check is listed with the diagnostics around it"
 rm -rf "$T"
 done_testing

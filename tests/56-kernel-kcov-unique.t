@@ -142,9 +142,9 @@ set_of() { pcs "$1" | awk '{ print $1 }' | sort | xargs; }
 N_TRACE=$(count trace)
 N_DIST=$(pcs trace | wc -l)
 ok $((N_DIST > 0 ? 0 : 1)) "trace: $N_TRACE PCs, $N_DIST distinct, in: $(funcs trace)"
-ok "$(pcs trace | awk '{ print $1 }' | kt_symbolize "$U/vmlinux" |
-	grep -cvE '^(__x64_sys_read|ksys_read|__fdget_pos|fdget_pos|__fget_light|__fget_files|fdget|fput|__f_unlock_pos|vfs_read)\+')" \
-	"trace: every PC lies in the read path"
+pcs trace | awk '{ print $1 }' | kt_symbolize "$U/vmlinux" | grep -vE "$KT_READ_PATH" >"$W/off-path.txt"
+ok "$(wc -l <"$W/off-path.txt")" "trace: every PC lies in the read path"
+diag_in <"$W/off-path.txt"
 is "$(pcs trace | awk '$2 % 100 { print }' | wc -l)/$((N_TRACE % 100))" "0/0" \
 	"trace: every PC recorded a multiple of 100 times (the path, 100 times)"
 

@@ -23,7 +23,11 @@
 # beside another file holding one of the same NAMEs (a shared directory
 # or install), nor beside another compiler's run of itself.  Each file's
 # line is printed as it ends, with its wall and CPU time (user + system of
-# its processes): CPU / wall is how much of the cores it used.
+# its processes): CPU / wall is how much of the cores it used.  The
+# summary lists each failed check with the diagnostics its file printed
+# around it (tests/lib.sh also writes them to KPLUG_DIAG_LOG): up to 3
+# lines since the check before it and 10 after it, so that the end of the
+# output says why.
 use strict;
 use warnings;
 use TAP::Parser;
@@ -31,7 +35,7 @@ use Time::HiRes qw(time);
 use FindBin;
 use POSIX qw(_exit);
 use Storable qw(store retrieve);
-use File::Temp qw(tempdir);
+use File::Temp qw(tempdir tempfile);
 
 # Variables that shrink the suite (quick mode, fewer kernel builds, smaller
 # samples, another compiler or plugin).  A stray one in the environment
@@ -104,14 +108,42 @@ my $t_all = time;
 
 $| = 1;
 
+# The diagnostics of DIAG_LOG (see tests/lib.sh) around check N, as
+# lines to print under a failure.
+sub diag_around {
+	my ($log, $n) = @_;
+	my (@before, @after, $cur);
+	open(my $fh, '<', $log) or return ();
+	while (my $l = <$fh>) {
+		chomp $l;
+		if ($l =~ /^\@(\d+)$/) {
+			$cur = $1;
+			last if $cur > $n;
+			@before = () if $cur < $n;
+			next;
+		}
+		$l = substr($l, 0, 197) . '...' if length $l > 200;
+		if (defined $cur && $cur == $n) {
+			push @after, $l if @after < 10;
+		} else {
+			push @before, $l;
+		}
+	}
+	splice(@before, 0, @before - 3) if @before > 3;
+	return map { "      $_" } @before, @after;
+}
+
 # run_file RUN: run one file; prints its line, returns its result.
 sub run_file {
 	my ($path, $file, $cc) = @{$_[0]};
 	my $t0 = time;
 	my @c0 = times;
 	my @exec = defined $cc ? ('env', "KPLUG_TEST_CC=$cc", 'bash', $path) : ('bash', $path);
+	my (undef, $diag_log) = tempfile('kplug-diag.XXXXXX', TMPDIR => 1, UNLINK => 1);
+	local $ENV{KPLUG_DIAG_LOG} = $diag_log;
 	my $parser = TAP::Parser->new({ exec => \@exec, merge => 0 });
 	my %r = (file => $file, p => 0, f => 0, s => 0, failures => [], skips => []);
+	my @failed;	# [index in failures, check number] of the failed checks
 
 	print "$file ..\n" if $verbose;
 	while (my $t = $parser->next) {
@@ -131,8 +163,14 @@ sub run_file {
 		} else {
 			$r{f}++;
 			push @{$r{failures}}, $what;
+			push @failed, [$#{$r{failures}}, $t->number];
 		}
 	}
+	for (@failed) {
+		my ($i, $n) = @$_;
+		$r{failures}[$i] = join("\n", $r{failures}[$i], diag_around($diag_log, $n));
+	}
+	unlink $diag_log;
 	my @problems;
 	push @problems, 'exit status ' . $parser->exit if $parser->exit;
 	push @problems, 'killed by signal ' . ($parser->wait & 127) if $parser->wait & 127;

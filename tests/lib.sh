@@ -27,6 +27,7 @@ _tap_fail=0
 plan() { echo "1..$1"; }
 ok() {	# ok COND-EXIT-STATUS DESCRIPTION
 	_tap_n=$((_tap_n + 1))
+	_diag_mark
 	if [ "$1" -eq 0 ]; then
 		echo "ok $_tap_n - $2"
 	else
@@ -45,7 +46,7 @@ is() {	# is GOT EXPECTED DESCRIPTION
 }
 # skip REASON: counted as skipped (never as passed); the harness lists
 # every reason, and under CI=true counts each skip as a failure.
-skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $1"; }
+skip() { _tap_n=$((_tap_n + 1)); _diag_mark; echo "ok $_tap_n # SKIP $1"; }
 # need_cmd CMD PACKAGE: true when CMD is installed, else one skip naming
 # the package (make deps installs it).
 need_cmd() {
@@ -59,7 +60,14 @@ need_seeds() {
 	skip "the 2016 seed patches are not at $SEEDS (set KPLUG_SEEDS=DIR)"
 	return 1
 }
-diag() { printf '%s\n' "$@" | sed 's/^/# /' >&2; }
+# diag LINE...: diagnostics on stderr; diag_in: the same for standard
+# input.  Where the harness sets KPLUG_DIAG_LOG, they also go there, after
+# a line "@N" for each check N, so that its summary can show what was
+# said around a failed check.
+_diag_mark() { [ -z "${KPLUG_DIAG_LOG:-}" ] || echo "@$_tap_n" >>"$KPLUG_DIAG_LOG"; }
+_diag_log() { if [ -n "${KPLUG_DIAG_LOG:-}" ]; then tee -a "$KPLUG_DIAG_LOG"; else cat; fi; }
+diag() { printf '%s\n' "$@" | sed 's/^/# /' | _diag_log >&2; }
+diag_in() { sed 's/^/# /' | _diag_log >&2; }
 done_testing() { echo "1..$_tap_n"; exit $((_tap_fail > 0)); }
 quick() { [ -n "${KPLUG_QUICK:-}" ]; }
 

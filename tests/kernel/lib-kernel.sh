@@ -232,9 +232,6 @@ chk() { local v="CHK_$1"; echo "${!v:-0}"; }
 # vdso objects the checker saw, one per line.
 kt_vdso_objs() { sed -n 's/^vdso_obj=//p' <<<"$KT_CHECK"; }
 
-# diag for piped text.
-diag_in() { sed 's/^/# /' >&2; }
-
 # kt_seed_build: Linux 6.1 x86_64 tinyconfig, built -j2 from the cached
 # Debian tree (O=$SEED_B/obj) with the 2016 cyc_complexity plugin (its
 # lines on stderr: $SEED_B/stderr) and kplug (format=jsonl, one report:
