@@ -66,7 +66,7 @@ need_seeds() {
 # said around a failed check.
 _diag_mark() { [ -z "${KPLUG_DIAG_LOG:-}" ] || echo "@$_tap_n" >>"$KPLUG_DIAG_LOG"; }
 _diag_log() { if [ -n "${KPLUG_DIAG_LOG:-}" ]; then tee -a "$KPLUG_DIAG_LOG"; else cat; fi; }
-diag() { printf '%s\n' "$@" | sed 's/^/# /' | _diag_log >&2; }
+diag() { printf '%s\n' "$@" | diag_in; }
 diag_in() { sed 's/^/# /' | _diag_log >&2; }
 done_testing() { echo "1..$_tap_n"; exit $((_tap_fail > 0)); }
 quick() { [ -n "${KPLUG_QUICK:-}" ]; }
