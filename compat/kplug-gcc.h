@@ -13,6 +13,7 @@
 #include "system.h"
 #include "coretypes.h"
 #include "backend.h"
+#include "rtl.h"		/* before tm_p.h: the targets' RTL prototypes */
 #include "tree.h"
 #include "gimple.h"
 #include "basic-block.h"
@@ -43,7 +44,6 @@
 #include "opts.h"
 #include "toplev.h"
 #include "langhooks.h"
-#include "rtl.h"
 #include "emit-rtl.h"
 #include "version.h"		/* version_string: the GCC kplug was built for */
 

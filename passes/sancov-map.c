@@ -139,12 +139,7 @@ void sancov_map_function(function *fn, const struct probeset *ps, const int *bb_
 	map_recs.safe_push(r);
 }
 
-/*
- * LOC made unique among R's probes without changing what it names: the
- * same line, column and scope, with a source range of its own (ranges
- * serve diagnostics only; no diagnostic is ever given on a probe).
- */
-static location_t map_unique_loc(map_rec *r, location_t loc, tree fndecl)
+location_t sancov_unique_loc(location_t loc, tree fndecl, unsigned int n)
 {
 	location_t locus = get_pure_location(line_table, loc);
 	tree block = LOCATION_BLOCK(loc);
@@ -153,7 +148,7 @@ static location_t map_unique_loc(map_rec *r, location_t loc, tree fndecl)
 	if (locus == UNKNOWN_LOCATION)
 		locus = get_pure_location(line_table, DECL_SOURCE_LOCATION(fndecl));
 	range.m_start = locus;
-	range.m_finish = r->probe_loc.length();	/* before the start: never packed */
+	range.m_finish = n;	/* before the start: never packed */
 	return COMBINE_LOCATION_DATA(line_table, locus, range, block);
 }
 
@@ -163,7 +158,7 @@ location_t sancov_map_probe(basic_block bb, location_t loc)
 
 	if (!r)
 		return loc;
-	loc = map_unique_loc(r, loc, cfun->decl);
+	loc = sancov_unique_loc(loc, cfun->decl, r->probe_loc.length());
 	r->probe_of_loc->put(loc, r->probe_loc.length());	/* new: the ranges differ */
 	r->probe_node.safe_push(r->bb_node[bb->index]);
 	r->probe_loc.safe_push(loc);

@@ -51,6 +51,15 @@ void sancov_map_function(function *fn, const struct probeset *ps,
  */
 location_t sancov_map_probe(basic_block bb, location_t loc);
 
+/*
+ * LOC made unique among a function's probes, N being the probe's number,
+ * without changing what it names: the same line, column and scope, with a
+ * source range of its own (ranges serve diagnostics only; no diagnostic is
+ * ever given on a probe).  Every copy the optimizers make of a statement
+ * keeps it, so it identifies the probe's code in the RTL.
+ */
+location_t sancov_unique_loc(location_t loc, tree fndecl, unsigned int n);
+
 /* The guard/counter/flag array of the current record (ABI modes). */
 void sancov_map_array(tree var);
 

@@ -18,6 +18,7 @@
 #include "kplug.h"
 #include "config/speclist.h"
 #include "passes/sancov-abi.h"
+#include "passes/sancov-guard.h"
 #include "passes/sancov-map.h"
 #include "passes/sancov-prune.h"
 
@@ -106,6 +107,8 @@ static const struct ggc_root_tab sancov_roots[] = {
 	{ &sancov_decls[0], NR_SANCOV_FNS, sizeof(sancov_decls[0]),
 	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
 	{ &sancov_abi_trees[0], SANCOV_ABI_NR_TREES, sizeof(sancov_abi_trees[0]),
+	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+	{ &sancov_guard_trees[0], SANCOV_GUARD_NR_TREES, sizeof(sancov_guard_trees[0]),
 	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
 	LAST_GGC_ROOT_TAB
 };
@@ -697,6 +700,9 @@ static int sancov_setup(const struct kplug_ctx *ctx)
 			    PASS_POS_INSERT_AFTER);
 	kplug_register_pass(ctx, new sancov_pass(g, true), "sancov_O0", 1,
 			    PASS_POS_INSERT_AFTER);
+	if (abi.mode == SANCOV_ABI_GUARD)
+		kplug_register_pass(ctx, sancov_guard_make_pass(), "alignments", 1,
+				    PASS_POS_INSERT_BEFORE);
 	if (!kplug_int(ctx, "tailcall"))
 		kplug_register_pass(ctx, new untail_pass(g), "tailc", 0,
 				    PASS_POS_INSERT_AFTER);

@@ -8,7 +8,13 @@
 # pc-guard, inline-8bit-counters and inline-bool-flag, each with
 # pc-table=on.  N, the number of __sanitizer_cov_trace_pc calls kplug's pass
 # inserted (its own dump, -fdump-tree-all), must equal, per object:
-#   - the pc-guard calls the pass inserted (per function, in its dump);
+#   - the pc-guard calls the pass inserted (per function, in its dump: calls
+#     of the placeholder __kplug_sancov_guard_point, which gets its
+#     argument and the callback's name after register allocation);
+#   - the calls to __sanitizer_cov_trace_pc_guard in the pc-guard object
+#     (x86: objdump), with the call sites of __sanitizer_cov_trace_pc in
+#     the trace-pc object, and the instruction right before each such call
+#     loads a __sancov_guards address into %rdi;
 #   - the sizes of __sancov_guards / __sancov_cntrs / __sancov_bools divided
 #     by their element sizes (4, 1, 1), and of __sancov_pcs by 16;
 #   - the relocations of __sancov_pcs (one PC each); each function's table
@@ -31,10 +37,27 @@ count_calls() {
 		if (/^;; Function \S+ \((\S+?),/) { $fn = $1; $n{"$fn -"} //= 0; next }
 		next unless defined $fn;
 		$n{"$fn $1"}++ while /(?:__builtin_)?__sanitizer_cov_(\w+) \(/g;
+		$n{"$fn trace_pc_guard"}++ while /__kplug_sancov_guard_point \(/g;
 		END { print "$_ $n{$_}\n" for sort keys %n }' "$@"
 }
 # pass_dumps DIR: the dumps of kplug's sancov pass (not of its untail pass)
 pass_dumps() { find "$1" -regex '.*\.kplug_sancov[0-9]*' | sort; }
+
+# call_sites OBJ: "CALLS TRACE_PC_GUARD-CALLS WITH-ARGUMENT" from objdump
+# (x86): calls to __sanitizer_cov_trace_pc, to
+# __sanitizer_cov_trace_pc_guard, and those of the latter whose previous
+# instruction is a lea/mov of a __sancov_guards address into %rdi
+call_sites() {
+	objdump -dr --no-show-raw-insn "$1" | awk '
+		/^ +[0-9a-f]+:\t/ { prev = cur; prev_rel = cur_rel; cur = $0; cur_rel = ""; next }
+		/^\t+[0-9a-f]+: R_/ { cur_rel = $3 }
+		/R_[A-Z0-9_]+\t__sanitizer_cov_trace_pc-/ { pc++ }
+		/R_[A-Z0-9_]+\t__sanitizer_cov_trace_pc_guard-/ {
+			g++
+			if (prev ~ /\t(lea|mov)[a-z]* .*,%[re]di( |$)/ && prev_rel ~ /^__sancov_guards([-+]|$)/) arg++
+		}
+		END { print pc + 0, g + 0, arg + 0 }'
+}
 
 # elf_facts OBJ SECTION ELTSIZE (tests/sancov/elffacts.pl)
 elf_facts() { perl "$here/elffacts.pl" "$@"; }
@@ -51,6 +74,7 @@ one() {	# one CC SO OPT WORKDIR FILE
 		return
 	fi
 	touch "$d/pc.opt"
+	call_sites "$d/pc.o" > "$d/pc.sites"
 	count_calls $(pass_dumps "$d/pc") /dev/null > "$d/pc.pass"
 	count_calls "$d/pc.opt" > "$d/pc.cnt"
 	rm -rf "$d/pc"
@@ -65,7 +89,8 @@ one() {	# one CC SO OPT WORKDIR FILE
 			continue
 		fi
 		case $m in
-		pc-guard) elf_facts "$d/$m.o" __sancov_guards 4 > "$d/$m.elf" ;;
+		pc-guard) elf_facts "$d/$m.o" __sancov_guards 4 > "$d/$m.elf"
+			call_sites "$d/$m.o" > "$d/guard.sites" ;;
 		inline-8bit-counters) elf_facts "$d/$m.o" __sancov_cntrs 1 > "$d/$m.elf" ;;
 		*) elf_facts "$d/$m.o" __sancov_bools 1 > "$d/$m.elf" ;;
 		esac
@@ -88,7 +113,7 @@ use strict;
 use warnings;
 my ($work) = @ARGV;
 my ($files, $dropped, $bad, $points, $fns) = (0) x 5;
-my (@diff, @opt);
+my (@diff, @opt, @sites);
 
 sub lines { open my $f, "<", $_[0] or return (); my @l = <$f>; chomp @l; @l }
 # "FN CALLBACK COUNT" lines: FN => count of CALLBACK
@@ -122,11 +147,17 @@ for my $d (sort glob "$work/*") {
 		my ($a, $b) = ($pc->{$fn} // 0, $guard->{$fn} // 0);
 		diff($name, "$fn: pass inserted trace_pc $a, pc_guard $b") if $a != $b;
 	}
-	# the optimized dump: what later passes left (reported, not compared:
-	# duplication heuristics count the guard call's argument)
+	# the optimized dump: what later passes left, the same calls
 	my ($po, $go) = (per_fn("$d/pc.cnt", "trace_pc"), per_fn("$d/guard.cnt", "trace_pc_guard"));
 	$opt[0] += $_ for values %$po;
 	$opt[1] += $_ for values %$go;
+	# the objects: as many guard calls as trace_pc calls, each with its argument
+	my ($pcs) = split / /, (lines("$d/pc.sites"))[0] // "-1";
+	my (undef, $g, $arg) = split / /, (lines("$d/guard.sites"))[0] // "-1 -1 -1";
+	diff($name, "objects: $g guard calls, $pcs trace_pc calls") if $g != $pcs;
+	diff($name, "objects: $arg of $g guard calls get a __sancov_guards address in %rdi just before") if $arg != $g;
+	$sites[0] += $pcs;
+	$sites[1] += $arg;
 	for my $m (qw(pc-guard inline-8bit-counters inline-bool-flag)) {
 		my ($facts) = lines("$d/$m.elf");
 		my ($ent, $pcs, $rel, $flag1, $ctors, $extra) = split / /, $facts, 6;
@@ -144,7 +175,9 @@ for my $d (sort glob "$work/*") {
 }
 print "$_\n" for @diff[0 .. ($#diff < 19 ? $#diff : 19)];
 printf "files %d (dropped %d) functions-with-points %d points %d differing %d; " .
-	"calls left in the optimized dumps: trace_pc %d pc_guard %d\n",
-	$files, $dropped, $fns, $points, $bad, $opt[0] // 0, $opt[1] // 0;
+	"calls left in the optimized dumps: trace_pc %d pc_guard %d; " .
+	"call sites in the objects: trace_pc %d pc_guard with argument %d\n",
+	$files, $dropped, $fns, $points, $bad, $opt[0] // 0, $opt[1] // 0,
+	$sites[0] // 0, $sites[1] // 0;
 exit(($bad || !$files) ? 1 : 0);
 PERL
