@@ -23,7 +23,7 @@
  */
 #include "kplug.h"
 #include "passes/sancov-abi.h"
-#include "passes/sancov-guard.h"
+#include "passes/sancov-late.h"
 #include "passes/sancov-map.h"
 #include "passes/sancov-prune.h"
 
@@ -81,9 +81,21 @@ static tree sancov_abi_elt_type(void)
 	}
 }
 
+enum sancov_late_kind sancov_abi_late_kind(void)
+{
+	switch (abi.mode) {
+	case SANCOV_ABI_GUARD:
+		return SANCOV_LATE_GUARD;
+	case SANCOV_ABI_8BIT:
+		return SANCOV_LATE_COUNTER;
+	default:
+		return SANCOV_LATE_FLAG;
+	}
+}
+
 bool sancov_abi_is_callback(tree decl)
 {
-	return (guard_fn && decl == guard_fn) || sancov_guard_is_point_fn(decl);
+	return (guard_fn && decl == guard_fn) || sancov_late_is_placeholder(decl);
 }
 
 /* Functions GCC creates once the unit's variables are out (ASan's module
@@ -291,20 +303,18 @@ void sancov_abi_function(function *fn)
 	array = sancov_abi_array(fn->decl, sancov_abi_kinds[abi.mode].section,
 				 sancov_abi_elt_type(), points.length(), NULL_TREE);
 	sancov_map_array(array);
-	late = abi.mode == SANCOV_ABI_GUARD && sancov_guard_late(fn, guard_fn, array);
+	late = sancov_late_begin(fn, sancov_abi_late_kind(), guard_fn, array,
+				 points.length());
 	for (i = 0; i < points.length(); i++) {
 		gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb(points[i]);
 		location_t loc = sancov_map_probe(points[i], gsi_end_p(gsi) ?
 						  UNKNOWN_LOCATION : gimple_location(gsi_stmt(gsi)));
 		gimple_seq seq = NULL;
 
-		if (late) {
-			loc = sancov_guard_point(loc, i);
-			gimple_seq_add_stmt(&seq, gimple_build_call(sancov_guard_point_fn(), 0));
-		} else {
+		if (late)
+			gimple_seq_add_stmt(&seq, sancov_late_point(i, &loc));
+		else
 			seq = sancov_abi_point_code(array, i);
-		}
-
 		gimple_seq_set_location(seq, loc);
 		gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
 		locs.safe_push(loc);
@@ -395,7 +405,7 @@ void sancov_abi_setup(const char *plugin_name, const struct sancov_abi_cfg *cfg)
 	targetm.asm_out.named_section = sancov_abi_named_section;
 	/* kplug sets passes up at PLUGIN_START_UNIT: this is the unit's start */
 	guard_fn = NULL_TREE;
-	sancov_guard_start_unit();
+	sancov_late_start_unit();
 	sancov_abi_arrays = 0;
 	if (abi.ctors)
 		register_callback(plugin_name, PLUGIN_ALL_IPA_PASSES_END,

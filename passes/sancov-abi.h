@@ -7,6 +7,8 @@
 #ifndef KPLUG_SANCOV_ABI_H
 #define KPLUG_SANCOV_ABI_H
 
+#include "passes/sancov-late.h"
+
 /* The Clang coverage mode of a unit: at most one of these. */
 enum sancov_abi_mode {
 	SANCOV_ABI_NONE,
@@ -33,7 +35,10 @@ void sancov_abi_setup(const char *plugin_name, const struct sancov_abi_cfg *cfg)
 /* Instrument FN's coverage points in the configured mode. */
 void sancov_abi_function(function *fn);
 
-/* Whether DECL is the guard callback (never to be tail-called). */
+/* The late code kind of the configured mode (not SANCOV_ABI_NONE). */
+enum sancov_late_kind sancov_abi_late_kind(void);
+
+/* Whether DECL is the guard callback or the placeholder (never to be tail-called). */
 bool sancov_abi_is_callback(tree decl);
 
 /* Whether FN is out of reach for the modes (created after output began). */

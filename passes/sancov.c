@@ -18,7 +18,7 @@
 #include "kplug.h"
 #include "config/speclist.h"
 #include "passes/sancov-abi.h"
-#include "passes/sancov-guard.h"
+#include "passes/sancov-late.h"
 #include "passes/sancov-map.h"
 #include "passes/sancov-prune.h"
 
@@ -108,7 +108,7 @@ static const struct ggc_root_tab sancov_roots[] = {
 	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
 	{ &sancov_abi_trees[0], SANCOV_ABI_NR_TREES, sizeof(sancov_abi_trees[0]),
 	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
-	{ &sancov_guard_trees[0], SANCOV_GUARD_NR_TREES, sizeof(sancov_guard_trees[0]),
+	{ &sancov_late_trees[0], SANCOV_LATE_NR_TREES, sizeof(sancov_late_trees[0]),
 	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
 	LAST_GGC_ROOT_TAB
 };
@@ -700,9 +700,12 @@ static int sancov_setup(const struct kplug_ctx *ctx)
 			    PASS_POS_INSERT_AFTER);
 	kplug_register_pass(ctx, new sancov_pass(g, true), "sancov_O0", 1,
 			    PASS_POS_INSERT_AFTER);
+	if (abi.mode != SANCOV_ABI_NONE)
+		kplug_register_pass(ctx, sancov_late_make_pass(false),
+				    sancov_late_pass_before(false), 1, PASS_POS_INSERT_BEFORE);
 	if (abi.mode == SANCOV_ABI_GUARD)
-		kplug_register_pass(ctx, sancov_guard_make_pass(), "alignments", 1,
-				    PASS_POS_INSERT_BEFORE);
+		kplug_register_pass(ctx, sancov_late_make_pass(true),
+				    sancov_late_pass_before(true), 1, PASS_POS_INSERT_BEFORE);
 	if (!kplug_int(ctx, "tailcall"))
 		kplug_register_pass(ctx, new untail_pass(g), "tailc", 0,
 				    PASS_POS_INSERT_AFTER);

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The code of Clang's coverage points, given late (see sancov-late.h).
+ *
+ * Given in GIMPLE, a point's code costs GCC much more than trace-pc's call
+ * (docs/sancov.md): a guard call's argument is one more instruction that
+ * every optimiser and the register allocator look at and can only keep
+ * where it is (or, worse, keep in a callee-saved register across a loop),
+ * and an inline counter is a load, an add and a store that the memory
+ * optimisers track point by point.  So sancov instruments a late function
+ * with calls without arguments to a placeholder, the code of trace-pc,
+ * each call with a location unique to its point (kept by every copy the
+ * optimisers make of it), and an RTL pass gives each call its real code:
+ *
+ *  pc-guard: after register allocation, scheduling and block reordering
+ *    (before "alignments"), a load of &guard[i] into the first argument
+ *    register right before the call, which becomes a call of
+ *    __sanitizer_cov_trace_pc_guard using that register.  The register is
+ *    free there: the call clobbers it and is passed nothing else.  The
+ *    object is trace-pc's, call for call, with one move before each call,
+ *    as Clang's code is.  The move comes from the target's own move
+ *    expander and must be recognised instructions on hard registers (x86,
+ *    arm64 and arm give them), else the compile fails.
+ *  inline-8bit-counters, inline-bool-flag: just before register
+ *    allocation (before "ira"), the call replaced by the increment (one
+ *    instruction where the target has a memory add, as x86's addb $1;
+ *    else load, add, store) or the store of 1, so that the allocator and
+ *    everything after it see no call.
+ *
+ * A placeholder call whose point is unknown is an error, and the
+ * placeholder is a symbol no library defines: a point can never be left
+ * silently without its code.
+ */
+#include "kplug.h"
+#include "rtl-iter.h"
+#include "calls.h"
+#include "explow.h"
+#include "expr.h"
+#include "insn-config.h"
+#include "recog.h"
+#include "df.h"
+#include "passes/sancov-late.h"
+#include "passes/sancov-map.h"
+
+#define LATE_PLACEHOLDER	"__kplug_sancov_point"
+
+tree sancov_late_trees[SANCOV_LATE_NR_TREES];
+#define placeholder	sancov_late_trees[0]
+#define late_array	sancov_late_trees[1]
+
+static enum sancov_late_kind late_kind;
+static tree late_callback;	/* __sanitizer_cov_trace_pc_guard (a root of sancov-abi) */
+static int late_uid = -1;	/* DECL_UID of the function begun, or -1 */
+static bool late_post_ra;	/* its code comes after register allocation */
+static unsigned int late_n;	/* its points */
+static hash_map<int_hash<unsigned int, 0, UINT_MAX>, unsigned int> *point_of_loc;
+
+void sancov_late_start_unit(void)
+{
+	placeholder = NULL_TREE;
+	late_array = NULL_TREE;
+	late_callback = NULL_TREE;
+	late_uid = -1;
+}
+
+/* The register the callback's pointer argument goes in, or NULL. */
+static rtx late_arg_reg(tree callback)
+{
+	CUMULATIVE_ARGS cum_v;
+	cumulative_args_t cum;
+	tree type = build_pointer_type(uint32_type_node);
+
+	INIT_CUMULATIVE_ARGS(cum_v, TREE_TYPE(callback), NULL_RTX, callback, 1);
+	cum = pack_cumulative_args(&cum_v);
+	function_arg_info arg(type, TYPE_MODE(type), true);
+	return targetm.calls.function_arg(cum, arg);
+}
+
+static bool late_arg_in_reg(tree callback)
+{
+	rtx reg = late_arg_reg(callback);
+
+	return reg && REG_P(reg) && HARD_REGISTER_P(reg) && GET_MODE(reg) == Pmode;
+}
+
+static tree late_placeholder(void)
+{
+	if (!placeholder) {
+		placeholder = build_fn_decl(LATE_PLACEHOLDER,
+					    build_function_type_list(void_type_node, NULL_TREE));
+		TREE_NOTHROW(placeholder) = 1;
+		DECL_ATTRIBUTES(placeholder) = tree_cons(get_identifier("leaf"), NULL_TREE,
+							 DECL_ATTRIBUTES(placeholder));
+	}
+	return placeholder;
+}
+
+bool sancov_late_is_placeholder(tree decl)
+{
+	return placeholder && decl == placeholder;
+}
+
+bool sancov_late_begin(function *fn, enum sancov_late_kind kind, tree callback,
+		       tree array, unsigned int n)
+{
+	late_uid = -1;
+	if (kind == SANCOV_LATE_GUARD && !late_arg_in_reg(callback))
+		return false;
+	late_post_ra = false;	/* decided in the RTL, before register allocation */
+	late_n = n;
+	late_kind = kind;
+	late_callback = callback;
+	late_array = array;
+	late_uid = DECL_UID(fn->decl);
+	if (!point_of_loc)
+		point_of_loc = new hash_map<int_hash<unsigned int, 0, UINT_MAX>, unsigned int>;
+	point_of_loc->empty();
+	return true;
+}
+
+gimple *sancov_late_point(unsigned int i, location_t *loc)
+{
+	if (!sancov_map_on || point_of_loc->get(*loc))	/* else the map made it unique */
+		*loc = sancov_unique_loc(*loc, cfun->decl, i);
+	if (point_of_loc->get(*loc))
+		error_at(*loc, "kplug: sancov: two coverage points of %qD share a "
+			 "location (please report)", cfun->decl);
+	point_of_loc->put(*loc, i);
+	return gimple_build_call(late_placeholder(), 0);
+}
+
+/* ---- the RTL pass ---- */
+
+/* Whether INSN calls the placeholder. */
+static bool late_is_placeholder_call(rtx_insn *insn)
+{
+	rtx call = get_call_rtx_from(insn), sym;
+
+	if (!call || !MEM_P(XEXP(call, 0)))
+		return false;
+	sym = XEXP(XEXP(call, 0), 0);
+	return GET_CODE(sym) == SYMBOL_REF && SYMBOL_REF_DECL(sym) == placeholder;
+}
+
+/* Every reference to the placeholder in *LOC made one to the callback. */
+static void late_retarget(rtx *loc, rtx callback)
+{
+	subrtx_ptr_iterator::array_type array;
+
+	FOR_EACH_SUBRTX_PTR(iter, array, loc, ALL) {
+		rtx *x = *iter;
+
+		if (*x && GET_CODE(*x) == SYMBOL_REF && SYMBOL_REF_DECL(*x) == placeholder)
+			*x = callback;
+	}
+}
+
+/* (set REG ADDR) as an instruction, if the target knows it on hard registers. */
+static rtx_insn *guard_plain_move(rtx reg, rtx addr)
+{
+	rtx_insn *insn = make_insn_raw(gen_rtx_SET(reg, addr));
+
+	SET_PREV_INSN(insn) = NULL;	/* not in any chain: GCC 11 leaves them unset */
+	SET_NEXT_INSN(insn) = NULL;
+	if (recog_memoized(insn) < 0)
+		return NULL;
+	extract_insn(insn);
+	return constrain_operands(1, get_preferred_alternatives(insn)) ? insn : NULL;
+}
+
+/* &ARRAY[I] (uint32_t elements) */
+static rtx guard_address(tree array, unsigned int i)
+{
+	return plus_constant(Pmode, XEXP(DECL_RTL(array), 0), i * 4);
+}
+
+/*
+ * The point's move before CALL, and CALL made the callback's.  After
+ * register allocation the move is the plain one late_begin checked; before
+ * it, whatever the target's move expander gives (pseudo registers too).
+ */
+static bool guard_rewrite(rtx_insn *call, unsigned int i, rtx reg, rtx callback)
+{
+	rtx addr = guard_address(late_array, i);
+	rtx_insn *seq, *insn;
+
+	if (reload_completed) {
+		seq = guard_plain_move(reg, addr);
+	} else {
+		start_sequence();
+		emit_move_insn(reg, addr);
+		seq = get_insns();
+		end_sequence();
+	}
+	for (insn = seq; insn; insn = NEXT_INSN(insn)) {
+		if (!NONJUMP_INSN_P(insn) || recog_memoized(insn) < 0)
+			return false;
+		INSN_LOCATION(insn) = INSN_LOCATION(call);
+	}
+	if (!seq)
+		return false;
+	emit_insn_before(seq, call);
+	PATTERN(call) = copy_rtx(PATTERN(call));
+	late_retarget(&PATTERN(call), callback);
+	late_retarget(&REG_NOTES(call), callback);
+	use_reg(&CALL_INSN_FUNCTION_USAGE(call), reg);
+	df_insn_rescan(call);
+	return true;
+}
+
+/* PAT emitted as an instruction the target knows, with the clobbers it asks for. */
+static bool emit_known(rtx pat)
+{
+	rtx_insn *insn = emit_insn(pat);
+	int icode, nclob = 0;
+
+	icode = recog(pat, insn, &nclob);
+	if (icode >= 0 && nclob > 0) {
+		rtx par = gen_rtx_PARALLEL(VOIDmode, rtvec_alloc(nclob + 1));
+
+		XVECEXP(par, 0, 0) = pat;
+		add_clobbers(par, icode);
+		PATTERN(insn) = par;
+		INSN_CODE(insn) = -1;
+		icode = recog_memoized(insn);
+	}
+	return icode >= 0;
+}
+
+/* ++MEM in one instruction if the target has one, else load, add, store. */
+static bool emit_increment(rtx mem)
+{
+	rtx r, sum;
+	rtx_insn *seq;
+
+	start_sequence();
+	if (emit_known(gen_rtx_SET(mem, gen_rtx_PLUS(QImode, copy_rtx(mem), const1_rtx)))) {
+		seq = get_insns();
+		end_sequence();
+		emit_insn(seq);
+		return true;
+	}
+	end_sequence();
+	r = gen_reg_rtx(SImode);
+	sum = gen_reg_rtx(SImode);
+	emit_insn(gen_rtx_SET(r, gen_rtx_ZERO_EXTEND(SImode, mem)));
+	return emit_known(gen_rtx_SET(sum, gen_rtx_PLUS(SImode, r, const1_rtx))) &&
+	       emit_known(gen_rtx_SET(copy_rtx(mem), gen_lowpart(QImode, sum)));
+}
+
+/* CALL replaced by element I's increment or store of 1. */
+static bool inline_rewrite(rtx_insn *call, unsigned int i)
+{
+	rtx addr = plus_constant(Pmode, XEXP(DECL_RTL(late_array), 0), i);
+	rtx mem, note;
+	rtx_insn *seq, *insn, *last = NULL;
+	bool ok;
+
+	start_sequence();
+	mem = validize_mem(gen_rtx_MEM(QImode, addr));
+	MEM_NOTRAP_P(mem) = 1;
+	if (late_kind == SANCOV_LATE_COUNTER) {
+		ok = emit_increment(mem);
+	} else {
+		emit_move_insn(mem, const1_rtx);
+		ok = true;
+	}
+	seq = get_insns();
+	end_sequence();
+	for (insn = seq; ok && insn; insn = NEXT_INSN(insn)) {
+		ok = NONJUMP_INSN_P(insn) && recog_memoized(insn) >= 0;
+		INSN_LOCATION(insn) = INSN_LOCATION(call);
+		last = insn;
+	}
+	if (!ok || !last)
+		return false;
+	emit_insn_before(seq, call);
+	note = find_reg_note(call, REG_ARGS_SIZE, NULL_RTX);
+	if (note)
+		add_reg_note(last, REG_ARGS_SIZE, XEXP(note, 0));
+	delete_insn(call);
+	return true;
+}
+
+static unsigned int inline_execute(function *fn)
+{
+	rtx_insn *insn, *next;
+
+	for (insn = get_insns(); insn; insn = next) {
+		unsigned int *i;
+
+		next = NEXT_INSN(insn);
+		if (!CALL_P(insn) || !late_is_placeholder_call(insn))
+			continue;
+		i = point_of_loc->get(INSN_LOCATION(insn));
+		if (!i) {
+			error_at(INSN_LOCATION(insn), "kplug: sancov: a coverage point "
+				 "in %qD lost its number (please report)", fn->decl);
+			continue;
+		}
+		if (!inline_rewrite(insn, *i)) {
+			error_at(INSN_LOCATION(insn), "kplug: sancov: this target gives "
+				 "no plain code for an inline counter or flag");
+			break;
+		}
+	}
+	return 0;
+}
+
+static unsigned int guard_execute(function *fn)
+{
+	rtx reg = late_arg_reg(late_callback);
+	rtx callback = XEXP(DECL_RTL(late_callback), 0);
+	rtx_insn *insn;
+
+	for (insn = get_insns(); insn; insn = NEXT_INSN(insn)) {
+		unsigned int *i;
+
+		if (!CALL_P(insn) || !late_is_placeholder_call(insn))
+			continue;
+		i = point_of_loc->get(INSN_LOCATION(insn));
+		if (!i) {
+			error_at(INSN_LOCATION(insn), "kplug: sancov: a coverage point "
+				 "in %qD lost its number (please report)", fn->decl);
+			continue;
+		}
+		if (!guard_rewrite(insn, *i, reg, callback)) {
+			error_at(INSN_LOCATION(insn), "kplug: sancov: sancov-trace=pc-guard: "
+				 "the target gives no move of the guard address into %qs "
+				 "(please report)", reg_names[REGNO(reg)]);
+			break;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Whether the guards of ARRAY (N of them) can be loaded into REG after
+ * register allocation by a plain move (x86-64: lea or mov of the address),
+ * asked as after register allocation (targets accept a constant into a
+ * hard register only then).  Where the address needs a temporary or a PIC
+ * register (arm64, arm, i386 PIC) the load is made before register
+ * allocation instead.
+ */
+static bool guard_post_ra(rtx reg, tree array, unsigned int n)
+{
+	int saved = reload_completed;
+	bool ok;
+
+	reload_completed = 1;
+	ok = guard_plain_move(reg, guard_address(array, 0)) &&
+	     guard_plain_move(reg, guard_address(array, n - 1));
+	reload_completed = saved;
+	return ok;
+}
+
+static unsigned int late_execute(function *fn)
+{
+	if (late_kind != SANCOV_LATE_GUARD) {
+		inline_execute(fn);
+		late_uid = -1;
+		return 0;
+	}
+	if (!reload_completed) {
+		late_post_ra = guard_post_ra(late_arg_reg(late_callback), late_array, late_n);
+		if (late_post_ra)
+			return 0;	/* after register allocation */
+	}
+	guard_execute(fn);
+	late_uid = -1;
+	return 0;
+}
+
+namespace {
+
+const pass_data late_pass_data = {
+	RTL_PASS, "kplug_sancov_late", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0
+};
+
+class late_pass : public rtl_opt_pass {
+public:
+	late_pass(gcc::context *ctxt, bool post) : rtl_opt_pass(late_pass_data, ctxt),
+		post_ra(post) {}
+	bool post_ra;
+	bool gate(function *fn) final override
+	{
+		return late_uid >= 0 && late_uid == (int)DECL_UID(fn->decl) &&
+		       (!post_ra || late_post_ra);
+	}
+	unsigned int execute(function *fn) final override
+	{
+		return late_execute(fn);
+	}
+};
+
+} /* namespace */
+
+opt_pass *sancov_late_make_pass(bool post_ra)
+{
+	return new late_pass(g, post_ra);
+}
+
+const char *sancov_late_pass_before(bool post_ra)
+{
+	return post_ra ? "alignments" : "ira";
+}
