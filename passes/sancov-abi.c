@@ -200,48 +200,17 @@ static tree sancov_abi_array(tree fndecl, const char *section, tree elt_type,
 }
 
 /*
- * Element I of ARRAY.  The guard's address is &array[i]; the inline modes
- * load and store MEM[&array + offset] directly: the form GCC's own folding
- * gives them later anyway, and cheaper for the passes that follow (alias
- * queries and value numbering need no index arithmetic).
+ * A guard call with its argument in GIMPLE, __sanitizer_cov_trace_pc_guard
+ * (&array[i]): for targets that pass the pointer on the stack (i386
+ * without regparm), where the late code of passes/sancov-late.c has no
+ * register to load.
  */
-static tree sancov_abi_elt(tree array, unsigned int i)
+static gimple *sancov_abi_guard_call(tree array, unsigned int i)
 {
-	tree type = TREE_TYPE(TREE_TYPE(array));
+	tree elt = build4(ARRAY_REF, uint32_type_node, array, size_int(i),
+			  NULL_TREE, NULL_TREE);
 
-	if (abi.mode == SANCOV_ABI_GUARD)
-		return build4(ARRAY_REF, type, array, size_int(i), NULL_TREE,
-			      NULL_TREE);
-	return build2(MEM_REF, type, build_fold_addr_expr(array),
-		      build_int_cst(build_pointer_type(type),
-				    i * tree_to_uhwi(TYPE_SIZE_UNIT(type))));
-}
-
-/* The point's code: a guard call, a counter increment or a flag store. */
-static gimple_seq sancov_abi_point_code(tree array, unsigned int i)
-{
-	tree elt = sancov_abi_elt(array, i), type = TREE_TYPE(elt), old, inc;
-	gimple_seq seq = NULL;
-
-	switch (abi.mode) {
-	case SANCOV_ABI_GUARD:
-		gimple_seq_add_stmt(&seq, gimple_build_call(guard_fn, 1,
-							    build_fold_addr_expr(elt)));
-		break;
-	case SANCOV_ABI_8BIT:
-		old = make_ssa_name(type);
-		inc = make_ssa_name(type);
-		gimple_seq_add_stmt(&seq, gimple_build_assign(old, elt));
-		gimple_seq_add_stmt(&seq, gimple_build_assign(inc, PLUS_EXPR, old,
-							      build_int_cst(type, 1)));
-		gimple_seq_add_stmt(&seq, gimple_build_assign(unshare_expr(elt), inc));
-		break;
-	default:
-		gimple_seq_add_stmt(&seq, gimple_build_assign(elt,
-							      build_int_cst(type, 1)));
-		break;
-	}
-	return seq;
+	return gimple_build_call(guard_fn, 1, build_fold_addr_expr(elt));
 }
 
 /* A label at the start of BB whose address goes into the PC table. */
@@ -309,14 +278,11 @@ void sancov_abi_function(function *fn)
 		gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb(points[i]);
 		location_t loc = sancov_map_probe(points[i], gsi_end_p(gsi) ?
 						  UNKNOWN_LOCATION : gimple_location(gsi_stmt(gsi)));
-		gimple_seq seq = NULL;
+		gimple *stmt = late ? sancov_late_point(i, &loc) :
+				      sancov_abi_guard_call(array, i);
 
-		if (late)
-			gimple_seq_add_stmt(&seq, sancov_late_point(i, &loc));
-		else
-			seq = sancov_abi_point_code(array, i);
-		gimple_seq_set_location(seq, loc);
-		gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
+		gimple_set_location(stmt, loc);
+		gsi_insert_before(&gsi, stmt, GSI_SAME_STMT);
 		locs.safe_push(loc);
 	}
 	if (abi.pc_table)

@@ -97,6 +97,56 @@ for opt in -O0 -O2; do
 	ok $rc "gcc 11 $opt: guards, counters, flags, PC tables = trace_pc's points"
 done
 
+# ---- the late code on every target and code model ----
+# Each point's code is given in the RTL (passes/sancov-late.c): after
+# register allocation where the target moves the guard's address in one
+# plain instruction, before it where that needs a temporary or the PIC
+# register, in GIMPLE where the pointer goes on the stack.  On each: the
+# placeholder is gone, there are guard calls, and the inline modes reach
+# their arrays.  Where the load comes after allocation (EXACT = exact),
+# the object is trace-pc's with a load before each call: as many guard
+# calls as trace_pc calls, each with a guard address relocation of its
+# own (before allocation or in GIMPLE, the optimisers copy blocks
+# differently, and loads may be shared).
+# late_target EXACT CC OBJDUMP FLAGS...
+late_target() {
+	local exact=$1 cc=$2 od=$3 so d name p g a
+	shift 3
+	name="$cc $*"
+	d=$T/late-$(printf '%s' "$name" | cksum | cut -d' ' -f1)
+	mkdir -p "$d"
+	case $cc in gcc) so=$KPLUG ;; *) so=$(kplug_so_for "$cc") ;; esac
+	for m in pc pc-guard inline-8bit-counters inline-bool-flag; do
+		$cc -O2 "$@" -c "$S/late.c" -o "$d/$m.o" -fplugin="$so" \
+			-fplugin-arg-kplug-enable=sancov $TRACE=$m 2>"$d/$m.err" ||
+			{ diag "$name $m: $(head -3 "$d/$m.err")"; ok 1 "$name: every mode compiles"; return; }
+	done
+	ok 0 "$name: every mode compiles"
+	p=$($od -dr "$d/pc.o" | grep -c 'R_[A-Z0-9_]*[[:space:]]*__sanitizer_cov_trace_pc\([-+].*\)\{0,1\}$')
+	g=$($od -dr "$d/pc-guard.o" | grep -c 'R_[A-Z0-9_]*[[:space:]]*__sanitizer_cov_trace_pc_guard\([-+].*\)\{0,1\}$')
+	a=$($od -dr "$d/pc-guard.o" | grep -c 'R_[A-Z0-9_]*[[:space:]]*__sancov_guards')
+	! cat "$d"/*.o | grep -q __kplug_sancov_point
+	ok $? "$name: no placeholder left in any object"
+	if [ "$exact" = exact ]; then
+		[ "$p" -ge 4 ] && [ "$g" = "$p" ] && [ "$a" = "$g" ]
+	else
+		[ "$p" -ge 4 ] && [ "$g" -ge 4 ] && [ "$a" -ge 1 ]
+	fi
+	ok $? "$name: $g guard calls for $p trace_pc calls, $a guard address relocations ($exact)"
+	$od -dr "$d/inline-8bit-counters.o" | grep -q '__sancov_cntrs' &&
+		$od -dr "$d/inline-bool-flag.o" | grep -q '__sancov_bools'
+	ok $? "$name: the inline modes' code reaches their arrays"
+}
+late_target exact gcc objdump				# x86-64 PIE: after allocation
+late_target exact gcc objdump -fno-PIE -mcmodel=kernel	# the kernel's
+late_target exact gcc objdump -m32 -mregparm=3 -fno-PIE	# i386 kernel's
+late_target exact gcc-11 objdump
+late_target before gcc objdump -m32 -mregparm=3		# i386 PIC: before allocation
+late_target gimple gcc objdump -m32			# stack argument: in GIMPLE
+late_target before aarch64-linux-gnu-gcc aarch64-linux-gnu-objdump	# adrp, add
+late_target before arm-linux-gnueabi-gcc arm-linux-gnueabi-objdump -mthumb -march=armv7-a -fno-PIE
+late_target before arm-linux-gnueabi-gcc arm-linux-gnueabi-objdump -marm
+
 # ---- the layout against clang-14 ----
 # sections: "NAME TYPE FLAGS ALIGN" without the group flag, sorted, unique
 layout() {
