@@ -53,6 +53,7 @@ static tree late_callback;	/* __sanitizer_cov_trace_pc_guard (a root of sancov-a
 static int late_uid = -1;	/* DECL_UID of the function begun, or -1 */
 static bool late_post_ra;	/* its code comes after register allocation */
 static unsigned int late_n;	/* its points */
+static rtx guard_reg;		/* pc-guard: the callback's argument register */
 static hash_map<int_hash<unsigned int, 0, UINT_MAX>, unsigned int> *point_of_loc;
 
 void sancov_late_start_unit(void)
@@ -179,9 +180,10 @@ static rtx guard_address(tree array, unsigned int i)
  * register allocation the move is the plain one late_begin checked; before
  * it, whatever the target's move expander gives (pseudo registers too).
  */
-static bool guard_rewrite(rtx_insn *call, unsigned int i, rtx reg, rtx callback)
+static bool guard_rewrite(rtx_insn *call, unsigned int i)
 {
-	rtx addr = guard_address(late_array, i);
+	rtx addr = guard_address(late_array, i), reg = guard_reg;
+	rtx callback = XEXP(DECL_RTL(late_callback), 0);
 	rtx_insn *seq, *insn;
 
 	if (reload_completed) {
@@ -282,7 +284,13 @@ static bool inline_rewrite(rtx_insn *call, unsigned int i)
 	return true;
 }
 
-static unsigned int inline_execute(function *fn)
+/*
+ * Every placeholder call of FN given its code by REWRITE (CALL, point I);
+ * FAILED is the error when REWRITE cannot (and the rest is left as is:
+ * the compile fails anyway).
+ */
+static void late_rewrite_all(function *fn, bool (*rewrite)(rtx_insn *, unsigned int),
+			     const char *failed)
 {
 	rtx_insn *insn, *next;
 
@@ -298,40 +306,12 @@ static unsigned int inline_execute(function *fn)
 				 "in %qD lost its number (please report)", fn->decl);
 			continue;
 		}
-		if (!inline_rewrite(insn, *i)) {
-			error_at(INSN_LOCATION(insn), "kplug: sancov: this target gives "
-				 "no plain code for an inline counter or flag");
-			break;
+		if (!rewrite(insn, *i)) {
+			error_at(INSN_LOCATION(insn), "kplug: sancov: %s (please report)",
+				 failed);
+			return;
 		}
 	}
-	return 0;
-}
-
-static unsigned int guard_execute(function *fn)
-{
-	rtx reg = late_arg_reg(late_callback);
-	rtx callback = XEXP(DECL_RTL(late_callback), 0);
-	rtx_insn *insn;
-
-	for (insn = get_insns(); insn; insn = NEXT_INSN(insn)) {
-		unsigned int *i;
-
-		if (!CALL_P(insn) || !late_is_placeholder_call(insn))
-			continue;
-		i = point_of_loc->get(INSN_LOCATION(insn));
-		if (!i) {
-			error_at(INSN_LOCATION(insn), "kplug: sancov: a coverage point "
-				 "in %qD lost its number (please report)", fn->decl);
-			continue;
-		}
-		if (!guard_rewrite(insn, *i, reg, callback)) {
-			error_at(INSN_LOCATION(insn), "kplug: sancov: sancov-trace=pc-guard: "
-				 "the target gives no move of the guard address into %qs "
-				 "(please report)", reg_names[REGNO(reg)]);
-			break;
-		}
-	}
-	return 0;
 }
 
 /*
@@ -357,16 +337,19 @@ static bool guard_post_ra(rtx reg, tree array, unsigned int n)
 static unsigned int late_execute(function *fn)
 {
 	if (late_kind != SANCOV_LATE_GUARD) {
-		inline_execute(fn);
+		late_rewrite_all(fn, inline_rewrite, "the target gives no code for "
+				 "an inline counter or flag");
 		late_uid = -1;
 		return 0;
 	}
+	guard_reg = late_arg_reg(late_callback);
 	if (!reload_completed) {
-		late_post_ra = guard_post_ra(late_arg_reg(late_callback), late_array, late_n);
+		late_post_ra = guard_post_ra(guard_reg, late_array, late_n);
 		if (late_post_ra)
 			return 0;	/* after register allocation */
 	}
-	guard_execute(fn);
+	late_rewrite_all(fn, guard_rewrite, "sancov-trace=pc-guard: the target gives no "
+			 "move of the guard address into the argument register");
 	late_uid = -1;
 	return 0;
 }
