@@ -40,6 +40,11 @@ struct kplug_pass {
 	0, 0, 0, todo_finish						\
 }
 
+/* The pass_data of an RTL pass that only rewrites instructions. */
+#define KPLUG_RTL_PASS_DATA(pass_name) {				\
+	RTL_PASS, pass_name, OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0	\
+}
+
 /* Option getters bound to the calling pass. */
 static inline const char *kplug_str(const struct kplug_ctx *ctx, const char *key)
 {

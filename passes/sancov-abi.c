@@ -31,17 +31,21 @@
 #define PCS_SECTION		"__sancov_pcs"
 #define PC_FLAG_ENTRY		1
 
-/* Per mode: section, element type size, runtime init function. */
+/* Per mode: section, runtime init function, the kind of its late code. */
 struct sancov_abi_kind {
 	const char *section;
 	const char *init;
+	enum sancov_late_kind late;
 };
 
 static const struct sancov_abi_kind sancov_abi_kinds[] = {
-	[SANCOV_ABI_NONE]  = { NULL, NULL },
-	[SANCOV_ABI_GUARD] = { "__sancov_guards", "__sanitizer_cov_trace_pc_guard_init" },
-	[SANCOV_ABI_8BIT]  = { "__sancov_cntrs", "__sanitizer_cov_8bit_counters_init" },
-	[SANCOV_ABI_BOOL]  = { "__sancov_bools", "__sanitizer_cov_bool_flag_init" },
+	[SANCOV_ABI_NONE]  = { NULL, NULL, SANCOV_LATE_GUARD },
+	[SANCOV_ABI_GUARD] = { "__sancov_guards", "__sanitizer_cov_trace_pc_guard_init",
+			       SANCOV_LATE_GUARD },
+	[SANCOV_ABI_8BIT]  = { "__sancov_cntrs", "__sanitizer_cov_8bit_counters_init",
+			       SANCOV_LATE_COUNTER },
+	[SANCOV_ABI_BOOL]  = { "__sancov_bools", "__sanitizer_cov_bool_flag_init",
+			       SANCOV_LATE_FLAG },
 };
 
 tree sancov_abi_trees[SANCOV_ABI_NR_TREES];
@@ -83,14 +87,7 @@ static tree sancov_abi_elt_type(void)
 
 enum sancov_late_kind sancov_abi_late_kind(void)
 {
-	switch (abi.mode) {
-	case SANCOV_ABI_GUARD:
-		return SANCOV_LATE_GUARD;
-	case SANCOV_ABI_8BIT:
-		return SANCOV_LATE_COUNTER;
-	default:
-		return SANCOV_LATE_FLAG;
-	}
+	return sancov_abi_kinds[abi.mode].late;
 }
 
 bool sancov_abi_is_callback(tree decl)

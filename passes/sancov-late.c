@@ -356,9 +356,7 @@ static unsigned int late_execute(function *fn)
 
 namespace {
 
-const pass_data late_pass_data = {
-	RTL_PASS, "kplug_sancov_late", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0
-};
+const pass_data late_pass_data = KPLUG_RTL_PASS_DATA("kplug_sancov_late");
 
 class late_pass : public rtl_opt_pass {
 public:

@@ -235,9 +235,7 @@ static unsigned int map_label_calls(void)
 
 namespace {
 
-const pass_data map_pass_data = {
-	RTL_PASS, "kplug_sancov_map", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0
-};
+const pass_data map_pass_data = KPLUG_RTL_PASS_DATA("kplug_sancov_map");
 
 class map_pass : public rtl_opt_pass {
 public:

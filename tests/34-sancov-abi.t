@@ -117,7 +117,7 @@ late_target() {
 	mkdir -p "$d"
 	case $cc in gcc) so=$KPLUG ;; *) so=$(kplug_so_for "$cc") ;; esac
 	for m in pc pc-guard inline-8bit-counters inline-bool-flag; do
-		$cc -O2 "$@" -c "$S/late.c" -o "$d/$m.o" -fplugin="$so" \
+		$cc -O2 "$@" -c "$S/cross.c" -o "$d/$m.o" -fplugin="$so" \
 			-fplugin-arg-kplug-enable=sancov $TRACE=$m 2>"$d/$m.err" ||
 			{ diag "$name $m: $(head -3 "$d/$m.err")"; ok 1 "$name: every mode compiles"; return; }
 	done

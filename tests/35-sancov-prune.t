@@ -31,33 +31,7 @@ bad "unknown exactness" \
 
 # ---- cross targets: the map is assembled and read on arm (ARM and Thumb)
 # and arm64; every callback's return address maps to its probe ----
-cat > "$T/x.c" <<'C'
-extern int g(int);
-extern void stop(int) __attribute__((noreturn));
-int f(int a, int b)
-{
-	int s = 0, i;
-
-	for (i = 0; i < a; i++) {
-		if (g(i))
-			s += i;
-		else
-			s -= b;
-	}
-	switch (s & 3) {
-	case 0: s = g(s); break;
-	case 1: s++; break;
-	case 2: if (b > 7) stop(s); break;
-	default: s <<= 1;
-	}
-	return s;
-}
-/* __exit code: arm's vmlinux discards it; its map record must not break the link */
-__attribute__((section(".exit.text"))) int fx(int a)
-{
-	return a > 2 ? g(a) : 0;
-}
-C
+cp "$S/cross.c" "$T/x.c"
 printf 'SECTIONS { .text : { *(.text .text.*) } /DISCARD/ : { *(.exit.text) } }\n' > "$T/x.lds"
 printf 'int g(int x) { return x & 1; }\nvoid stop(int x) { for (;;); }\nvoid __sanitizer_cov_trace_pc(void) {}\n' > "$T/x-rt.c"
 # cross CC FLAGS THUMB-BIT
