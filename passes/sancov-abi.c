@@ -269,8 +269,7 @@ void sancov_abi_function(function *fn)
 	array = sancov_abi_array(fn->decl, sancov_abi_kinds[abi.mode].section,
 				 sancov_abi_elt_type(), points.length(), NULL_TREE);
 	sancov_map_array(array);
-	late = sancov_late_begin(fn, sancov_abi_late_kind(), guard_fn, array,
-				 points.length());
+	late = sancov_late_begin(fn, sancov_abi_late_kind(), guard_fn, array);
 	for (i = 0; i < points.length(); i++) {
 		gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb(points[i]);
 		location_t loc = sancov_map_probe(points[i], gsi_end_p(gsi) ?

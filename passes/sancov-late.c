@@ -52,7 +52,6 @@ static enum sancov_late_kind late_kind;
 static tree late_callback;	/* __sanitizer_cov_trace_pc_guard (a root of sancov-abi) */
 static int late_uid = -1;	/* DECL_UID of the function begun, or -1 */
 static bool late_post_ra;	/* its code comes after register allocation */
-static unsigned int late_n;	/* its points */
 static rtx guard_reg;		/* pc-guard: the callback's argument register */
 static hash_map<int_hash<unsigned int, 0, UINT_MAX>, unsigned int> *point_of_loc;
 
@@ -102,13 +101,12 @@ bool sancov_late_is_placeholder(tree decl)
 }
 
 bool sancov_late_begin(function *fn, enum sancov_late_kind kind, tree callback,
-		       tree array, unsigned int n)
+		       tree array)
 {
 	late_uid = -1;
 	if (kind == SANCOV_LATE_GUARD && !late_arg_in_reg(callback))
 		return false;
 	late_post_ra = false;	/* decided in the RTL, before register allocation */
-	late_n = n;
 	late_kind = kind;
 	late_callback = callback;
 	late_array = array;
@@ -169,10 +167,19 @@ static rtx_insn *guard_plain_move(rtx reg, rtx addr)
 	return constrain_operands(1, get_preferred_alternatives(insn)) ? insn : NULL;
 }
 
-/* &ARRAY[I] (uint32_t elements) */
-static rtx guard_address(tree array, unsigned int i)
+/* The address of element I of ARRAY. */
+static rtx late_address(tree array, unsigned int i)
 {
-	return plus_constant(Pmode, XEXP(DECL_RTL(array), 0), i * 4);
+	unsigned int size = tree_to_uhwi(TYPE_SIZE_UNIT(TREE_TYPE(TREE_TYPE(array))));
+
+	return plus_constant(Pmode, XEXP(DECL_RTL(array), 0), i * size);
+}
+
+/* The number of elements of ARRAY. */
+static unsigned int late_length(tree array)
+{
+	return tree_to_uhwi(TYPE_SIZE_UNIT(TREE_TYPE(array))) /
+	       tree_to_uhwi(TYPE_SIZE_UNIT(TREE_TYPE(TREE_TYPE(array))));
 }
 
 /*
@@ -182,7 +189,7 @@ static rtx guard_address(tree array, unsigned int i)
  */
 static bool guard_rewrite(rtx_insn *call, unsigned int i)
 {
-	rtx addr = guard_address(late_array, i), reg = guard_reg;
+	rtx addr = late_address(late_array, i), reg = guard_reg;
 	rtx callback = XEXP(DECL_RTL(late_callback), 0);
 	rtx_insn *seq, *insn;
 
@@ -253,7 +260,7 @@ static bool emit_increment(rtx mem)
 /* CALL replaced by element I's increment or store of 1. */
 static bool inline_rewrite(rtx_insn *call, unsigned int i)
 {
-	rtx addr = plus_constant(Pmode, XEXP(DECL_RTL(late_array), 0), i);
+	rtx addr = late_address(late_array, i);
 	rtx mem, note;
 	rtx_insn *seq, *insn, *last = NULL;
 	bool ok;
@@ -315,21 +322,21 @@ static void late_rewrite_all(function *fn, bool (*rewrite)(rtx_insn *, unsigned 
 }
 
 /*
- * Whether the guards of ARRAY (N of them) can be loaded into REG after
+ * Whether the guards of ARRAY can be loaded into REG after
  * register allocation by a plain move (x86-64: lea or mov of the address),
  * asked as after register allocation (targets accept a constant into a
  * hard register only then).  Where the address needs a temporary or a PIC
  * register (arm64, arm, i386 PIC) the load is made before register
  * allocation instead.
  */
-static bool guard_post_ra(rtx reg, tree array, unsigned int n)
+static bool guard_post_ra(rtx reg, tree array)
 {
 	int saved = reload_completed;
 	bool ok;
 
 	reload_completed = 1;
-	ok = guard_plain_move(reg, guard_address(array, 0)) &&
-	     guard_plain_move(reg, guard_address(array, n - 1));
+	ok = guard_plain_move(reg, late_address(array, 0)) &&
+	     guard_plain_move(reg, late_address(array, late_length(array) - 1));
 	reload_completed = saved;
 	return ok;
 }
@@ -344,7 +351,7 @@ static unsigned int late_execute(function *fn)
 	}
 	guard_reg = late_arg_reg(late_callback);
 	if (!reload_completed) {
-		late_post_ra = guard_post_ra(guard_reg, late_array, late_n);
+		late_post_ra = guard_post_ra(guard_reg, late_array);
 		if (late_post_ra)
 			return 0;	/* after register allocation */
 	}

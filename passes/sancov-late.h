@@ -30,10 +30,10 @@ void sancov_late_start_unit(void);
 /*
  * Whether FN's points get their code late: always for the inline modes;
  * for pc-guard when the target passes CALLBACK's pointer in a register.
- * ARRAY is FN's guard, counter or flag array, of N elements.
+ * ARRAY is FN's guard, counter or flag array.
  */
 bool sancov_late_begin(function *fn, enum sancov_late_kind kind, tree callback,
-		       tree array, unsigned int n);
+		       tree array);
 
 /*
  * The placeholder call of point I of the function begun, and in *LOC the

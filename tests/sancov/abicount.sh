@@ -153,14 +153,13 @@ for my $d (sort glob "$work/*") {
 	# the objects: every guard call with its argument (the call sites are
 	# reported: the optimisers may copy a block with a placeholder call
 	# differently from one with the trace_pc builtin, rarely)
-	my ($pcs) = split / /, (lines("$d/pc.sites"))[0] // "-1";
+	my ($pc_sites) = split / /, (lines("$d/pc.sites"))[0] // "-1";
 	my (undef, $g, $arg) = split / /, (lines("$d/guard.sites"))[0] // "-1 -1 -1";
-	diff($name, "objects: no guard call") if $g <= 0 && $pcs > 0;
+	diff($name, "objects: no guard call") if $g <= 0 && $pc_sites > 0;
 	diff($name, "objects: $arg of $g guard calls get a __sancov_guards address in %rdi just before") if $arg != $g;
-	$sites[0] += $pcs;
-	$sites[1] += $arg;
-	$sites[2] += $g;
-
+	$sites[0] += $pc_sites;
+	$sites[1] += $g;
+	$sites[2] += $arg;
 	for my $m (qw(pc-guard inline-8bit-counters inline-bool-flag)) {
 		my ($facts) = lines("$d/$m.elf");
 		my ($ent, $pcs, $rel, $flag1, $ctors, $extra) = split / /, $facts, 6;
@@ -181,6 +180,6 @@ printf "files %d (dropped %d) functions-with-points %d points %d differing %d; "
 	"calls left in the optimized dumps: trace_pc %d pc_guard %d; " .
 	"call sites in the objects: trace_pc %d pc_guard %d, with argument %d\n",
 	$files, $dropped, $fns, $points, $bad, $opt[0] // 0, $opt[1] // 0,
-	$sites[0] // 0, $sites[2] // 0, $sites[1] // 0;
+	$sites[0] // 0, $sites[1] // 0, $sites[2] // 0;
 exit(($bad || !$files) ? 1 : 0);
 PERL
