@@ -16,8 +16,11 @@ fi
 
 T=$(mktemp -d "$OUT/icecc.XXXXXX")
 chmod 755 "$T"		# the daemons run as user icecc
-ICE=$T/ice
-trap '"$NET" stop "$ICE"; rm -rf "$T"' EXIT
+# the cluster outside the checkout, which may sit in a folder only root
+# can enter (a mktemp -d clone), where user icecc could not reach it
+ICE_TOP=$(mktemp -d /tmp/kplug-icecc.XXXXXX) && chmod 755 "$ICE_TOP"
+ICE=$ICE_TOP/ice
+trap '"$NET" stop "$ICE"; rm -rf "$T" "$ICE_TOP"' EXIT
 "$NET" start "$ICE"
 ok $? "icecream cluster started (scheduler, a local and a remote daemon, loopback only)"
 

@@ -56,8 +56,11 @@ check_same() {
 
 T=$(mktemp -d "$OUT/k54.XXXXXX")
 chmod 755 "$T"		# the icecream daemons run as user icecc
-ICE=$T/ice
-trap '"$NET" stop "$ICE"; rm -rf "$T"' EXIT
+# the cluster outside the checkout, which may sit in a folder only root
+# can enter (a mktemp -d clone), where user icecc could not reach it
+ICE_TOP=$(mktemp -d /tmp/kplug-icecc.XXXXXX) && chmod 755 "$ICE_TOP"
+ICE=$ICE_TOP/ice
+trap '"$NET" stop "$ICE"; rm -rf "$T" "$ICE_TOP"' EXIT
 
 kt_build_x86
 ok $? "$REF: the local build (reused: $KT_REUSED)"

@@ -72,6 +72,8 @@ cmd_start() {
 	rm -rf "$dir" && mkdir -p "$dir/envs-local" "$dir/envs-remote" "$dir/log" ||
 		die "$dir: cannot create"
 	chown -R icecc: "$dir" || die "$dir: cannot give it to user icecc"
+	su -s /bin/sh icecc -c 'test -w "$1/log"' sh "$dir" ||
+		die "$dir: user icecc cannot reach it (a parent folder is not searchable by others)"
 	ip netns add "$NS" && ip -n "$NS" link set lo up || die "cannot create network namespace $NS"
 	start_bg "$dir" scheduler icecc-scheduler -p "${NET_PORTS%%:*}" -n kplug \
 		-l "$dir/log/scheduler.log" -vvv
