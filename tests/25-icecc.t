@@ -18,6 +18,12 @@ T=$(mktemp -d "$OUT/icecc.XXXXXX")
 chmod 755 "$T"		# the daemons run as user icecc
 # the cluster outside the checkout, which may sit in a folder only root
 # can enter (a mktemp -d clone), where user icecc could not reach it
+# icecream's daemons (user icecc) read the plugin they ship: the checkout
+# must be searchable by others (a mktemp -d clone is not: chmod o+x it)
+if ! su -s /bin/sh icecc -c 'test -r "$1"' sh "$KPLUG"; then
+	ok 1 "user icecc can read $KPLUG (make the folders above it searchable: chmod o+x)"
+	done_testing
+fi
 ICE_TOP=$(mktemp -d /tmp/kplug-icecc.XXXXXX) && chmod 755 "$ICE_TOP"
 ICE=$ICE_TOP/ice
 trap '"$NET" stop "$ICE"; rm -rf "$T" "$ICE_TOP"' EXIT
