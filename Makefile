@@ -13,12 +13,22 @@ CC		?= gcc
 ifeq ($(origin CC),default)
 CC		:= gcc
 endif
-CXX		?= g++
-HOSTCC		?= gcc
 KPLUG_SRCDIR	:= $(CURDIR)
 
 GCC_MAJOR	:= $(shell $(CC) -dumpversion 2>/dev/null | cut -d. -f1)
 GCC_TARGET	:= $(shell $(CC) -dumpmachine 2>/dev/null)
+# The host compilers come from CC unless given: CC=gcc-14 (or a cross
+# aarch64-linux-gnu-gcc-14) builds the plugin with g++-14 and the host
+# tools with gcc-14, so "make CC=gcc-N" works where only gcc-N and g++-N
+# are installed.  A CC without a version suffix means g++ and gcc.
+CC_SUFFIX	:= $(shell echo '$(notdir $(lastword $(CC)))' | sed -n 's/.*gcc\(-[0-9][0-9.]*\)$$/\1/p')
+ifneq ($(filter default undefined,$(origin CXX)),)
+CXX		:= g++$(CC_SUFFIX)
+endif
+HOSTCC		?= gcc$(CC_SUFFIX)
+# GCC 16's headers need C++14; older ones are built as the kernel builds
+# its plugins, as C++11.
+CXX_STD		:= $(if $(filter-out 11 12 13 14 15,$(GCC_MAJOR)),gnu++17,gnu++11)
 HOST_TARGET	:= $(shell $(HOSTCC) -dumpmachine 2>/dev/null)
 PLUGIN_DIR	:= $(shell $(CC) -print-file-name=plugin 2>/dev/null)
 ifeq ($(GCC_TARGET),$(HOST_TARGET))
@@ -36,7 +46,7 @@ EXAMPLE_PKGS	:= g++ make binutils libinih-dev $(if $(GCC_MAJOR),$(PLUGIN_PKG),gc
 # clang-tools-14 has sancov-14 (reads .sancov files, tests/34).
 # dpkg-dev, debhelper, fakeroot, lintian: make deb (tests/70); man-db:
 # man -w and the rendering of the man pages (tests/70, tests/71).
-DEPS_PKGS	:= g++ make libinih-dev gcc-12-plugin-dev gcc-11 gcc-11-plugin-dev \
+DEPS_PKGS	:= g++ make libinih-dev gcc-12-plugin-dev gcc-11 g++-11 gcc-11-plugin-dev mmdebstrap \
 		   gcc-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu \
 		   gcc-arm-linux-gnueabi gcc-12-plugin-dev-arm-linux-gnueabi \
 		   gcc-12-source linux-source-6.1 linux-source-6.12 \
@@ -47,7 +57,7 @@ DEPS_PKGS	:= g++ make libinih-dev gcc-12-plugin-dev gcc-11 gcc-11-plugin-dev \
 		   git dpkg-dev debhelper fakeroot lintian man-db
 
 PLUGIN_CXXFLAGS	:= -fPIC -fno-rtti -fno-exceptions -fasynchronous-unwind-tables \
-		   -std=gnu++11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+		   -std=$(CXX_STD) -O2 -g -Wall -Wextra -Wno-unused-parameter \
 		   -Wno-missing-field-initializers \
 		   -I$(PLUGIN_DIR)/include -I. \
 		   $(if $(KPLUG_DEB_PACKAGE),-DKPLUG_DEB_PACKAGE='"$(KPLUG_DEB_PACKAGE)"',-DKPLUG_SRCDIR='"$(KPLUG_SRCDIR)"') \
@@ -59,7 +69,8 @@ PLUGIN_CXXFLAGS	:= -fPIC -fno-rtti -fno-exceptions -fasynchronous-unwind-tables 
 KPLUG_DEB_PACKAGE ?=
 # Linked with the C driver: operator new/delete resolve to cc1's own (cc1
 # exports them), so loading kplug does not map libstdc++.so into every cc1.
-PLUGIN_LD	?= $(patsubst %g++,%gcc,$(CXX))
+# g++ -> gcc, g++-14 -> gcc-14, "ccache g++-14" -> "ccache gcc-14".
+PLUGIN_LD	?= $(subst g++,gcc,$(CXX))
 
 PASS_SRCS	:= $(sort $(wildcard passes/*.c))
 COMPAT_SRCS	:= $(sort $(wildcard compat/*.c))
@@ -81,7 +92,7 @@ TOOLS		:= $(patsubst tools/%.c,tools/%,$(wildcard tools/*.c)) tools/kplug-report
 all: plugin tools
 
 prereqs:
-	@command -v $(CXX) >/dev/null 2>&1 || { echo "kplug: $(CXX) not found: apt-get install g++ (or: make deps)" >&2; exit 1; }
+	@command -v $(firstword $(CXX)) >/dev/null 2>&1 || { echo "kplug: $(CXX) not found: apt-get install g++$(CC_SUFFIX) (or: make deps)" >&2; exit 1; }
 	@command -v $(CC) >/dev/null 2>&1 || { echo "kplug: compiler '$(CC)' not found: apt-get install $(if $(GCC_MAJOR),gcc-$(GCC_MAJOR),$(CC)) (or: make deps)" >&2; exit 1; }
 	@test -f "$(PLUGIN_DIR)/include/plugin-version.h" || { echo "kplug: no GCC plugin headers for $(CC) in $(PLUGIN_DIR)/include: apt-get install $(PLUGIN_PKG) (or: make deps)" >&2; exit 1; }
 	@test -f "$(INIH_LIB)" || { echo "kplug: static inih library (libinih.a) not found: apt-get install libinih-dev (or: make deps)" >&2; exit 1; }

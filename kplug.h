@@ -62,11 +62,7 @@ static inline const char *kplug_origin(const struct kplug_ctx *ctx, const char *
 	return kplug_config_origin(ctx->cfg, ctx->index, key);
 }
 
-/*
- * False, after one error line naming both compilers, when kplug.so was
- * built for another GCC than the one that loaded it (compat/version-check.c).
- */
-bool kplug_check_gcc_version(struct plugin_gcc_version *version);
+#include "compat/version-check.h"
 
 /*
  * The source file of this unit as its first line marker names it (what

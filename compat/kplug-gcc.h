@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The one place that includes GCC's plugin headers and hides the
- * differences between the GCC versions kplug supports (11 and 12).
+ * differences between the GCC versions kplug supports (11 to 16).
  * Every "#if GCC_VERSION" of the project lives in compat/.
  */
 #ifndef KPLUG_GCC_H
@@ -47,9 +47,27 @@
 #include "emit-rtl.h"
 #include "version.h"		/* version_string: the GCC kplug was built for */
 
-#if BUILDING_GCC_VERSION < 1100
+/* BUILDING_GCC_VERSION is major * 1000 + minor: 13.3 is 13003. */
+#if BUILDING_GCC_VERSION < 11000
 #error "kplug supports GCC 11 and later"
 #endif
+
+/*
+ * LOC with RANGE and BLOCK attached (an ad hoc location).  GCC 13 gave
+ * COMBINE_LOCATION_DATA a discriminator argument, GCC 14 replaced the macro
+ * with a line_maps method; kplug never sets a discriminator.
+ */
+static inline location_t kplug_combine_location(location_t loc,
+						source_range range, tree block)
+{
+#if BUILDING_GCC_VERSION >= 14000
+	return line_table->get_or_create_combined_loc(loc, range, block, 0);
+#elif BUILDING_GCC_VERSION >= 13000
+	return COMBINE_LOCATION_DATA(line_table, loc, range, block, 0);
+#else
+	return COMBINE_LOCATION_DATA(line_table, loc, range, block);
+#endif
+}
 
 /*
  * GCC 12 added __attribute__((no_sanitize_coverage)); GCC 11 warns that it

@@ -8,9 +8,16 @@
  * every GCC with plugin support exports unchanged, error() and
  * plugin_default_version_check(), and kplug-link.sh keeps exactly the
  * references of this file strong.  Call nothing else from here.
+ *
+ * It includes only gcc-plugin.h and diagnostic-core.h: from GCC 13 on, the
+ * rest of GCC's headers define inline virtual functions whose vtables
+ * (irange's, for one) would become undefined references of this object,
+ * and dlopen() would fail on them in another GCC before this check runs.
  */
-#include "kplug.h"
+#include "gcc-plugin.h"
+#include "diagnostic-core.h"
 #include "plugin-version.h"
+#include "compat/version-check.h"
 
 /*
  * How to rebuild: in the kernel tree, from a Debian package (it depends on

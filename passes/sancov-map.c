@@ -149,7 +149,7 @@ location_t sancov_unique_loc(location_t loc, tree fndecl, unsigned int n)
 		locus = get_pure_location(line_table, DECL_SOURCE_LOCATION(fndecl));
 	range.m_start = locus;
 	range.m_finish = n;	/* before the start: never packed */
-	return COMBINE_LOCATION_DATA(line_table, locus, range, block);
+	return kplug_combine_location(locus, range, block);
 }
 
 location_t sancov_map_probe(basic_block bb, location_t loc)

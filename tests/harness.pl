@@ -12,7 +12,8 @@
 # everything.  KPLUG_VERBOSE=1 prints every line of TAP.
 #
 # A test file with the line "# per-compiler" runs once for every compiler
-# of KPLUG_COMPILERS (default "gcc gcc-11"), with KPLUG_TEST_CC set: the one
+# of KPLUG_COMPILERS (default "gcc gcc-11 gcc-13 gcc-14 gcc-15 gcc-16"; the
+# newer ones in chroots, see suite_of), with KPLUG_TEST_CC set: the one
 # variable through which tests/lib.sh picks the compiler and its kplug.so.
 # The kplug.so of each compiler is built first (tests/lib.sh kplug_so_for).
 #
@@ -64,8 +65,27 @@ unless ($keep_env) {
 }
 $ENV{KPLUG_QUICK} = 1 if $quick;
 
-my @compilers = split ' ', ($ENV{KPLUG_COMPILERS} // 'gcc gcc-11');
+my @compilers = split ' ', ($ENV{KPLUG_COMPILERS} // 'gcc gcc-11 gcc-13 gcc-14 gcc-15 gcc-16');
 my $top = "$FindBin::Bin/..";
+
+# Where each compiler lives: on the host, or in a Debian chroot of a newer
+# suite (tools/toolchain-chroot: gcc-13 and gcc-14 in trixie, gcc-15 and
+# gcc-16 in sid).  A per-compiler file runs wholly inside its compiler's
+# chroot, with the checkout at the same path.
+my %suite;
+sub suite_of {
+	my ($cc) = @_;
+	return $suite{$cc} //= do {
+		my $s = `'$top/tools/toolchain-chroot' suite '$cc' 2>/dev/null`;
+		chomp $s;
+		$s || 'host';
+	};
+}
+sub in_toolchain {
+	my ($cc, @cmd) = @_;
+	my $s = suite_of($cc);
+	return $s eq 'host' ? @cmd : ("$top/tools/toolchain-chroot", 'run', $s, @cmd);
+}
 
 # The marker lines of FILE: per-compiler, runs alone, its locks.
 sub markers {
@@ -98,8 +118,9 @@ for my $f (@files) {
 }
 if (grep { defined $_->[2] } @runs) {
 	for my $cc (@compilers) {
-		system('bash', '-c', ". '$top/tests/lib.sh' && kplug_so_for '$cc' >/dev/null") == 0
-			or warn "harness: cannot build kplug.so for $cc (its tests will fail)\n";
+		my $where = suite_of($cc) eq 'host' ? '' : ' (in the ' . suite_of($cc) . ' chroot)';
+		system(in_toolchain($cc, 'bash', '-c', ". '$top/tests/lib.sh' && kplug_so_for '$cc' >/dev/null")) == 0
+			or warn "harness: cannot build kplug.so for $cc$where (its tests will fail)\n";
 	}
 }
 my $ci = ($ENV{CI} // '') eq 'true';
@@ -138,7 +159,7 @@ sub run_file {
 	my ($path, $file, $cc) = @{$_[0]};
 	my $t0 = time;
 	my @c0 = times;
-	my @exec = defined $cc ? ('env', "KPLUG_TEST_CC=$cc", 'bash', $path) : ('bash', $path);
+	my @exec = defined $cc ? in_toolchain($cc, 'env', "KPLUG_TEST_CC=$cc", 'bash', $path) : ('bash', $path);
 	my (undef, $diag_log) = tempfile('kplug-diag.XXXXXX', TMPDIR => 1, UNLINK => 1);
 	local $ENV{KPLUG_DIAG_LOG} = $diag_log;
 	my $parser = TAP::Parser->new({ exec => \@exec, merge => 0 });
