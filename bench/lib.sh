@@ -28,12 +28,15 @@ bench_objtree() {
 }
 
 # The compile command of OBJ (relative to the object tree), without the
-# dependency output, writing to $OUT/bench.o.
+# dependency output, writing to $OUT/bench.o, run by the compiler of the
+# benchmark ($KCC: KPLUG_TEST_CC, gcc by default) instead of the gcc that
+# configured the tree.
 bench_cmd() {
 	local obj=$1 objtree=$2 cmdfile
 	cmdfile="$objtree/$(dirname "$obj")/.$(basename "$obj").cmd"
 	sed -n 's/^\(saved\)\{0,1\}cmd_[^ ]* := //p' "$cmdfile" | head -1 |
-		sed -e 's/ ; .*//' -e 's/-Wp,-MMD,[^ ]*//' -e "s# -o [^ ]*# -o $OUT/bench.o#"
+		sed -e 's/ ; .*//' -e 's/-Wp,-MMD,[^ ]*//' -e "s# -o [^ ]*# -o $OUT/bench.o#" \
+		    -e "s#^gcc #$KCC #"
 }
 
 # Instructions executed by cc1 for one compile:

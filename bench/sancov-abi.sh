@@ -21,40 +21,44 @@ FUZZER=/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
 KSAN="-fplugin=$KPLUG -fplugin-arg-kplug-enable=sancov"
 fail=0
 
-# ---- libFuzzer: executions to the crash ----
+# ---- libFuzzer: executions to the crash (host GCC and clang-14 only;
+# KPLUG_BENCH_CC1_ONLY=1 leaves it out, as bench/compilers.sh does) ----
 H=$TOP/tests/sancov/abi-fuzz.c
-gcc -O2 -g -c "$H" -o "$W/g.o" $KSAN -fplugin-arg-kplug-sancov-trace=inline-8bit-counters,cmp \
-	-fplugin-arg-kplug-sancov-pc-table=on && g++ "$W/g.o" "$FUZZER" -lpthread -lm -ldl -o "$W/gcc" &&
-	clang-14 -O2 -g -c "$H" -o "$W/c.o" -fsanitize=fuzzer &&
-	clang++-14 -fsanitize=fuzzer "$W/c.o" -o "$W/clang" ||
-	{ echo "bench: cannot build the harnesses" >&2; exit 2; }
+libfuzzer_ratio() {
+	gcc -O2 -g -c "$H" -o "$W/g.o" $KSAN -fplugin-arg-kplug-sancov-trace=inline-8bit-counters,cmp \
+		-fplugin-arg-kplug-sancov-pc-table=on && g++ "$W/g.o" "$FUZZER" -lpthread -lm -ldl -o "$W/gcc" &&
+		clang-14 -O2 -g -c "$H" -o "$W/c.o" -fsanitize=fuzzer &&
+		clang++-14 -fsanitize=fuzzer "$W/c.o" -o "$W/clang" ||
+		{ echo "bench: cannot build the harnesses" >&2; exit 2; }
 
-# execs BINARY SEED: executions until the crash (fails if it did not crash)
-execs() {
-	local out
-	out=$("$1" -seed="$2" -runs=100000000 -print_final_stats=1 \
-		-artifact_prefix="$W/" 2>&1) && return 1
-	echo "$out" | grep -q 'deadly signal' || return 1
-	echo "$out" | sed -n 's/^stat::number_of_executed_units: *//p'
+	# execs BINARY SEED: executions until the crash (fails if it did not crash)
+	execs() {
+		local out
+		out=$("$1" -seed="$2" -runs=100000000 -print_final_stats=1 \
+			-artifact_prefix="$W/" 2>&1) && return 1
+		echo "$out" | grep -q 'deadly signal' || return 1
+		echo "$out" | sed -n 's/^stat::number_of_executed_units: *//p'
+	}
+	median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+	printf '%6s %14s %14s\n' seed "gcc+kplug" clang-14
+	: >"$W/g.txt"
+	: >"$W/c.txt"
+	for s in $(seq 1 "$SEEDS"); do
+		g=$(execs "$W/gcc" "$s") || { echo "bench: gcc harness, seed $s: no crash" >&2; exit 2; }
+		c=$(execs "$W/clang" "$s") || { echo "bench: clang harness, seed $s: no crash" >&2; exit 2; }
+		printf '%6d %14d %14d\n' "$s" "$g" "$c"
+		echo "$g" >>"$W/g.txt"
+		echo "$c" >>"$W/c.txt"
+	done
+	mg=$(median <"$W/g.txt")
+	mc=$(median <"$W/c.txt")
+	r=$(ratio "$mg" "$mc")
+	echo "libFuzzer executions to the crash ratio, GCC+kplug / clang-14 (median of $SEEDS seeds):" \
+		"$r (target <= 1.5), gcc median $mg, clang median $mc"
+	awk -v r="$r" 'BEGIN { exit !(r <= 1.5) }' || fail=1
 }
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
-printf '%6s %14s %14s\n' seed "gcc+kplug" clang-14
-: >"$W/g.txt"
-: >"$W/c.txt"
-for s in $(seq 1 "$SEEDS"); do
-	g=$(execs "$W/gcc" "$s") || { echo "bench: gcc harness, seed $s: no crash" >&2; exit 2; }
-	c=$(execs "$W/clang" "$s") || { echo "bench: clang harness, seed $s: no crash" >&2; exit 2; }
-	printf '%6d %14d %14d\n' "$s" "$g" "$c"
-	echo "$g" >>"$W/g.txt"
-	echo "$c" >>"$W/c.txt"
-done
-mg=$(median <"$W/g.txt")
-mc=$(median <"$W/c.txt")
-r=$(ratio "$mg" "$mc")
-echo "libFuzzer executions to the crash ratio, GCC+kplug / clang-14 (median of $SEEDS seeds):" \
-	"$r (target <= 1.5), gcc median $mg, clang median $mc"
-awk -v r="$r" 'BEGIN { exit !(r <= 1.5) }' || fail=1
+[ -n "${KPLUG_BENCH_CC1_ONLY:-}" ] || libfuzzer_ratio
 
 # ---- cc1 work against kplug's trace-pc ----
 objtree=$(bench_objtree) || { echo "bench: cannot prepare kernel tree" >&2; exit 2; }
