@@ -1102,7 +1102,11 @@ static int check_limit(struct kplug_config *cfg, const struct setting *s)
 		    cfg->passes[s->pass]->name, o->key, s->origin);
 }
 
-/* forbid/permit switch passes off; a value outside its limit fails. */
+/*
+ * forbid/permit switch passes off; a value outside its limit fails, for a
+ * pass that ends up enabled (the settings of a pass that is off have no
+ * effect, its limits neither).
+ */
 static int apply_gates(struct kplug_config *cfg)
 {
 	const struct setting *s;
@@ -1119,7 +1123,7 @@ static int apply_gates(struct kplug_config *cfg)
 			cfg->enabled[p] = 0;
 	for (s = cfg->head; s; s = s->next)
 		if (s->layer == LAYER_GATE && s->pass != GLOBAL_PASS &&
-		    !superseded(s) && check_limit(cfg, s))
+		    cfg->enabled[s->pass] && !superseded(s) && check_limit(cfg, s))
 			return -1;
 	return 0;
 }

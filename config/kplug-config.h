@@ -24,7 +24,8 @@
  *   enabled it;
  *   -fplugin-arg-kplug-limit-PASS-OPTION=VALUE[,VALUE] (on/off and choice
  *   options; the last one wins): a resolved value outside the limit is an
- *   error naming where the value came from.
+ *   error naming where the value came from, for a pass that ends up
+ *   enabled (a pass that is off is not checked against its limits).
  */
 #ifndef KPLUG_CONFIG_H
 #define KPLUG_CONFIG_H

@@ -160,5 +160,18 @@ for bad in format=xml severity=fatal warn=-1 warn=abc exclude-instrumentation=ma
 	ok $(( !(rc != 0 && $(echo "$out" | wc -l) == 1) )) "bad $bad: fails with one line"
 	echo "$out" | grep -q "kplug: .*${bad%%=*}"; ok $? "  the line names the option: $out"
 done
+
+# ---- limit-PASS-KEY applies to a pass that ends up enabled ----
+L=-fplugin-arg-kplug-limit-cyc_complexity-format=jsonl
+out=$(kgcc -c -o /dev/null "$FIX/user2.c" $L 2>&1); rc=$?
+is "$rc:$out" "0:" "a limit alone, no pass enabled: the compile succeeds, silently"
+out=$(kgcc -c -o /dev/null "$FIX/user2.c" -fplugin-arg-kplug-enable=cyc_complexity \
+	-fplugin-arg-kplug-disable=cyc_complexity $L 2>&1); rc=$?
+is "$rc:$out" "0:" "a limit on a pass enabled, then disabled: the compile succeeds"
+out=$(cyc -O2 "$FIX/user2.c" $L 2>&1); rc=$?
+ok $(( !(rc != 0 && $(echo "$out" | wc -l) == 1) )) "a limit on the enabled pass, default outside it: fails with one line"
+echo "$out" | grep -q "kplug: default: 'text' for 'cyc_complexity-format' is not allowed"; ok $? "  the line names the value: $out"
+out=$(cyc -O2 "$FIX/user2.c" $L $P-format=jsonl $P-output="$T/limit.jsonl" 2>&1); rc=$?
+is "$rc:$out" "0:" "a limit on the enabled pass, value inside it: the compile succeeds"
 rm -rf "$T"
 done_testing

@@ -631,6 +631,7 @@ static void test_gates(void)
 	kplug_config_free(cfg);
 
 	cfg = fresh();
+	kplug_config_add_arg(cfg, "enable", "alpha");
 	kplug_config_add_arg(cfg, "alpha-b", "on");
 	kplug_config_add_arg(cfg, "limit-alpha-b", "off");
 	is_str(resolve_error(cfg, "x.c"),
@@ -639,9 +640,34 @@ static void test_gates(void)
 	kplug_config_free(cfg);
 	cfg = fresh();
 	kplug_config_add_arg(cfg, "limit-alpha-e", "jsonl");
+	is_str(resolve_error(cfg, "x.c"), "", "a limit alone, no pass enabled: the compile goes on");
+	kplug_config_add_arg(cfg, "enable", "beta_pass");
+	kplug_config_add_arg(cfg, "alpha-b", "on");
+	kplug_config_add_arg(cfg, "limit-alpha-b", "off");
+	is_str(resolve_error(cfg, "x.c"), "", "a limit on a pass that is off, another pass on");
+	kplug_config_add_arg(cfg, "enable", "alpha");
+	kplug_config_add_arg(cfg, "disable", "alpha");
+	is_str(resolve_error(cfg, "x.c"), "", "... and on a pass enabled, then disabled");
+	kplug_config_add_arg(cfg, "enable", "alpha");
 	is_str(resolve_error(cfg, "x.c"),
 	       "kplug: default: 'text' for 'alpha-e' is not allowed in this build (-fplugin-arg-kplug-limit-alpha-e=jsonl)",
 	       "limit on a choice, the pass default outside it");
+	kplug_config_add_arg(cfg, "forbid", "alpha");
+	is_str(resolve_error(cfg, "x.c"), "", "a forbidden pass is off: its limits do not apply");
+	kplug_config_free(cfg);
+	cfg = fresh();
+	path = write_file("g2.ini",
+		"[kplug]\n"
+		"enable = alpha\n"
+		"[path:drivers/*]\n"
+		"disable = alpha\n");
+	kplug_config_add_arg(cfg, "config", path);
+	kplug_config_add_arg(cfg, "limit-alpha-e", "jsonl");
+	is_str(resolve_error(cfg, "drivers/x.c"), "",
+	       "a limit on a pass a [path:] section turns off");
+	is_str(resolve_error(cfg, "x.c"),
+	       "kplug: default: 'text' for 'alpha-e' is not allowed in this build (-fplugin-arg-kplug-limit-alpha-e=jsonl)",
+	       "... applies where the profile enables the pass");
 	kplug_config_free(cfg);
 
 	is_str(arg_error("forbid", "gamma"),
