@@ -219,8 +219,13 @@ deb:
 		rc=$$?; cat $(DEB_OUT)/lintian.txt; exit $$rc
 	@ls $(DEB_OUT)/*.deb
 
+# The chroots of the newer compilers (tools/toolchain-chroot: gcc-13 and
+# gcc-14 in trixie, gcc-15 and gcc-16 in sid, Linux 7.2), cached in
+# /var/cache/kplug; make check makes them on first use.
 deps:
 	@tools/ensure-deps --force $(DEPS_PKGS)
+	tools/toolchain-chroot path trixie
+	tools/toolchain-chroot path sid
 
 # Install what is missing (apt-get update first), then build.
 ensure-deps:
