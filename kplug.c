@@ -240,9 +240,36 @@ static void begin_unit(const char *source)
 	}
 }
 
+/*
+ * lto1 compiles no source file: [path:] sections would match its temporary
+ * names and every pass ran when the units were compiled.  An enabled pass
+ * there is an argument in the wrong place, not something to ignore.
+ */
+static void begin_lto_link_unit(void)
+{
+	int p;
+
+	if (kplug_config_resolve(kplug_cfg, kplug_raw_input)) {
+		error("%s", kplug_config_error(kplug_cfg));
+		return;
+	}
+	for (p = 0; p < NR_PASSES; p++) {
+		if (!kplug_config_enabled(kplug_cfg, p))
+			continue;
+		kplug_error("%s is enabled in the LTO link (lto1), which compiles no "
+			    "source file: kplug's passes run when each file is compiled; "
+			    "drop the -fplugin-arg-kplug-* arguments from the link command",
+			    kplug_passes[p]->info.name);
+		return;
+	}
+}
+
 static void start_unit(void *gcc_data, void *user_data)
 {
-	kplug_source_name(kplug_raw_input, begin_unit);
+	if (kplug_in_lto_link())
+		begin_lto_link_unit();
+	else
+		kplug_source_name(kplug_raw_input, begin_unit);
 }
 
 int plugin_init(struct plugin_name_args *plugin_info,

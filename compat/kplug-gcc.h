@@ -80,6 +80,22 @@ static inline bool kplug_fn_no_sanitize_coverage(tree fndecl)
 }
 
 /*
+ * With -flto (fat or not) the code that runs after an LTO link is
+ * generated in lto1, from the GIMPLE streamed out after the early passes:
+ * what kplug inserts later in cc1 does not reach it.
+ */
+static inline bool kplug_unit_is_lto(void)
+{
+	return flag_lto != NULL;
+}
+
+/* True in lto1, the LTO link's compiler: its units are no source files. */
+static inline bool kplug_in_lto_link(void)
+{
+	return in_lto_p;
+}
+
+/*
  * -fcompare-debug compiles each unit twice; only the second cc1 gets
  * -fcompare-debug-second, which sets flag_compare_debug (the same in GCC 11
  * and 12; the first run's -fcompare-debug=OPTS leaves it 0).  Reports and

@@ -674,6 +674,12 @@ static int sancov_setup(const struct kplug_ctx *ctx)
 			    "native coverage or kplug's sancov, not both");
 		return -1;
 	}
+	if (kplug_unit_is_lto()) {
+		kplug_error("sancov: cannot instrument a unit compiled with -flto "
+			    "(its code is generated at the LTO link, where kplug does "
+			    "not run): compile it with -fno-lto");
+		return -1;
+	}
 	sancov.trace = kplug_int(ctx, "trace");
 	sancov.trace_float = kplug_int(ctx, "float");
 	if (sancov_abi_options(ctx, &abi))
