@@ -200,7 +200,12 @@ install-tools: tools/kplug-report man
 # (the files git knows, committed or not, or the whole tree without build
 # output) in DEB_OUT, then checked with lintian (errors and warnings fail;
 # the justified ones are overridden in debian/*.lintian-overrides).
+# debian/control is written there first for the distribution's compilers
+# (bookworm: gcc-12-kplug gcc-11-kplug; trixie: gcc-14-kplug gcc-13-kplug;
+# or KPLUG_DEB_GCCS="N M", see debian/rules).  DEB_BUILDPACKAGE_FLAGS: more
+# options for dpkg-buildpackage.
 DEB_OUT		?= out/deb
+DEB_BUILDPACKAGE_FLAGS ?=
 
 deb:
 	@command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null && \
@@ -214,7 +219,8 @@ deb:
 	else \
 		tar --exclude=./out --exclude=./build --exclude=./tests/out --exclude='*.so' -cf - . ; \
 	fi | tar -C $(DEB_OUT)/kplug-$(KPLUG_VERSION) -xf -
-	cd $(DEB_OUT)/kplug-$(KPLUG_VERSION) && dpkg-buildpackage -b -us -uc -jauto
+	cd $(DEB_OUT)/kplug-$(KPLUG_VERSION) && ./debian/rules debian/control && \
+		dpkg-buildpackage -b -us -uc -jauto $(DEB_BUILDPACKAGE_FLAGS)
 	lintian --fail-on error,warning $(DEB_OUT)/*.changes >$(DEB_OUT)/lintian.txt 2>&1; \
 		rc=$$?; cat $(DEB_OUT)/lintian.txt; exit $$rc
 	@ls $(DEB_OUT)/*.deb

@@ -48,8 +48,12 @@ is "$msg" "kplug: make deb needs dpkg-dev, debhelper, fakeroot and lintian: apt-
 git clone -q "$TOP" "$W/src"
 ok $? "git clone of the repository ($(git -C "$TOP" rev-parse --short HEAD))"
 (cd "$W/src" && nice -n 19 make deb DEB_OUT="$W/out") >"$W/make-deb.log" 2>&1
-ok $? "make deb in the clean clone (dpkg-buildpackage, lintian --fail-on error,warning)" ||
-	diag "$(tail -n 30 "$W/make-deb.log")"
+rc=$?
+ok $rc "make deb in the clean clone (dpkg-buildpackage, lintian --fail-on error,warning)"
+[ $rc = 0 ] || diag "$(tail -n 30 "$W/make-deb.log")"
+is "$(sed -n 's/^Binary: //p' "$W/out/"*.changes 2>/dev/null)" \
+	"gcc-11-kplug gcc-11-kplug-dbgsym gcc-12-kplug gcc-12-kplug-dbgsym kplug-tools kplug-tools-dbgsym" \
+	"the packages built: Debian 12's gcc-12-kplug and gcc-11-kplug (and no other), kplug-tools"
 deb=()
 for p in $PKGS; do
 	deb[${#deb[@]}]=$W/out/${p}_$(dpkg-parsechangelog -l "$W/src/debian/changelog" -S Version)_$(dpkg --print-architecture).deb
@@ -99,7 +103,9 @@ dpkg --purge gcc-12-kplug >/dev/null 2>&1
 is "$(installed)" "" "... purged again"
 
 dpkg -i "${deb[@]}" >"$W/install.log" 2>&1
-ok $? "dpkg -i $PKGS" || diag "$(cat "$W/install.log")"
+rc=$?
+ok $rc "dpkg -i $PKGS"
+[ $rc = 0 ] || diag "$(cat "$W/install.log")"
 dpkg -L $PKGS | sort -u >"$W/files"
 
 cd "$FIX" || exit 1
