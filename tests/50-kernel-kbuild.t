@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kbuild/kplug-kbuild apply/revert/status on fresh Linux 6.1 and 6.12
-# trees: idempotent apply, exact revert, stale detection, and one clear
+# kbuild/kplug-kbuild apply/revert/status on fresh Linux 6.1, 6.12 and
+# 7.2 trees (7.2: Debian 13's linux-source-7.2, from the trixie chroot): idempotent apply, exact revert, stale detection, and one clear
 # message with a non-zero exit for each bad input (unknown version, not a
 # kernel tree, local changes where a hook goes, a foreign
 # scripts/gcc-plugins/kplug, missing cross plugin headers).
@@ -17,8 +17,8 @@ run() {	# run CMD...: sets RC and MSG (stdout + stderr)
 	RC=$?
 }
 
-for ver in 6.1 6.12; do
-	pristine=$(kernel_tree "$ver")
+for ver in 6.1 6.12 7.2; do
+	pristine=$(kt_source "$ver")
 	ok $? "$ver: cached Debian tree"
 	t=$W/linux-$ver
 	# a real copy: a write into it can never reach the cached tree
@@ -35,10 +35,10 @@ for ver in 6.1 6.12; do
 		test -f "$t/scripts/gcc-plugins/kplug/kplug.c" &&
 		test -f "$t/scripts/gcc-plugins/kplug/passes/cyc_complexity.c"
 	ok $? "$ver: hooks in place, kplug sources in scripts/gcc-plugins/kplug"
-	# 6.12 only: the KPLUG_KCOV_UNIQUE patches, inert unless that option is on
+	# 6.12 and 7.2: the KPLUG_KCOV_UNIQUE patches, inert unless that option is on
 	n=$(cd "$t" && grep -l CONFIG_KPLUG_KCOV_UNIQUE kernel/kcov.c arch/x86/kernel/vmlinux.lds.S \
 		scripts/module.lds.S 2>/dev/null | wc -l)
-	is "$n" "$([ "$ver" = 6.12 ] && echo 3 || echo 0)" "$ver: KPLUG_KCOV_UNIQUE patches in kcov.c and the linker scripts: $n"
+	is "$n" "$([ "$ver" != 6.1 ] && echo 3 || echo 0)" "$ver: KPLUG_KCOV_UNIQUE patches in kcov.c and the linker scripts: $n"
 	is "$(sha1sum <"$pristine/scripts/gcc-plugins/Kconfig")" "$kconfig_sum" \
 		"$ver: the cached tree's Kconfig is untouched by apply"
 	cmp -s "$pristine/scripts/gcc-plugins/Kconfig" "$t/scripts/gcc-plugins/Kconfig"
@@ -107,7 +107,7 @@ sed -e 's/^VERSION = .*/VERSION = 5/' -e 's/^PATCHLEVEL = .*/PATCHLEVEL = 15/' \
 	"$(kernel_tree 6.12)/Makefile" >"$fake/Makefile"
 cp "$(kernel_tree 6.12)/scripts/Kbuild.include" "$fake/scripts/"
 run "$K" apply "$fake"
-is "$RC:$MSG" "1:kplug-kbuild: $fake: Linux 5.15 is not supported (supported: 6.1, 6.12)" \
+is "$RC:$MSG" "1:kplug-kbuild: $fake: Linux 5.15 is not supported (supported: 6.1, 6.12, 7.2)" \
 	"unknown kernel version refused"
 run "$K" status "$fake"
 is "$RC" 1 "status of an unknown version: exit 1"

@@ -41,6 +41,15 @@ kt_build_x86() {
 	kt_build "${1:-$KT_X86}" 6.12 x86_64 $KT_KPLUG $KT_X86_BOOT 'KPLUG_PROFILE="kplug-test/paths.ini"'
 }
 
+# The x86_64 Linux 7.2 kernel, built in the chroot with its gcc-14: the
+# same configuration and profile as the 6.12 one.  51 checks its objects,
+# 52 boots it.
+KT_X86_72=x86_64-7.2-paths
+kt_build_x86_72() {
+	# shellcheck disable=SC2086
+	kt_build "${1:-$KT_X86_72}" 7.2 x86_64 $KT_KPLUG $KT_X86_BOOT 'KPLUG_PROFILE="kplug-test/paths.ini"'
+}
+
 # The KPLUG_KCOV_UNIQUE kernel, pruned (KPLUG_SANCOV_PRUNE_MIN): 56 checks
 # and boots it in its KCOV_UNIQUE sessions, 57 boots it as the pruned
 # kernel against the shared one.  Its profile, unique.ini, is paths.ini
@@ -52,8 +61,64 @@ kt_build_unique() {
 		KPLUG_KCOV_UNIQUE=y KPLUG_SANCOV_PRUNE_MIN=y
 }
 
-# Make variables per architecture.
+# Linux 7.2 and its compilers come from Debian 13's chroot
+# (tools/toolchain-chroot): trixie's gcc-14, native and aarch64 cross.
+KT_CHROOT=trixie
+
+# kt_chroot_root: the chroot's root, made if needed.  A chroot that cannot
+# be made is a failure naming the command, never a skip.
+kt_chroot_root() {
+	"$TOP/tools/toolchain-chroot" path "$KT_CHROOT" 2>"$KOUT/chroot.log" ||
+		{ diag "'tools/toolchain-chroot path $KT_CHROOT' failed:"; tail -3 "$KOUT/chroot.log" | diag_in; return 1; }
+}
+
+# kt_chroot_tree VER: what kernel_tree VER (tests/lib.sh) does for the
+# host's /usr/src, for the chroot's linux-source-VER: extracted once into
+# $CACHE/linux-VER, again when the chroot's tarball is another one.
+kt_chroot_tree() {
+	local ver=$1 dir=$CACHE/linux-$1 root tar id tmp
+	root=$(kt_chroot_root) || return 1
+	tar=$root/usr/src/linux-source-$ver.tar.xz
+	id=$(stat -c '%s %Y' "$tar") || return 1
+	if [ "$(cat "$dir/.extracted" 2>/dev/null)" != "$id" ]; then
+		tmp=$(mktemp -d "$CACHE/.linux-$ver.XXXXXX") &&
+		tar -C "$tmp" -xf "$tar" &&
+		echo "$id" >"$tmp/linux-source-$ver/.extracted" &&
+		rm -rf "$dir" && mv -T "$tmp/linux-source-$ver" "$dir" &&
+		rm -rf "$tmp" || return 1
+	fi
+	echo "$dir"
+}
+
+# kt_source VER: the pristine tree of VER (the host's or the chroot's).
+kt_source() {
+	case $1 in
+	6.*)	kernel_tree "$1" ;;
+	*)	kt_chroot_tree "$1" ;;
+	esac
+}
+
+# kt_chroot_ver VER: true when VER is built in the chroot (Linux 7.x).
+kt_chroot_ver() { case $1 in 7.*) return 0 ;; esac; return 1; }
+
+# The chroot's compilers (a minbase chroot has no plain gcc or g++).
+KT_CHROOT_GCC=gcc-14
+KT_CHROOT_GXX=g++-14
+
+# The version of the tree $SRC (kt_tree's $KOUT/src-VER).
+kt_src_ver() { echo "${SRC##*/src-}"; }
+
+# Make variables per architecture (and version: the chroot's compilers).
 kt_arch_args() {
+	if kt_chroot_ver "${2:-$(kt_src_ver)}"; then
+		local cc="HOSTCC=$KT_CHROOT_GCC HOSTCXX=$KT_CHROOT_GXX"
+		case $1 in
+		x86_64)	echo "ARCH=x86_64 CC=$KT_CHROOT_GCC $cc" ;;
+		arm64)	echo "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CC=aarch64-linux-gnu-$KT_CHROOT_GCC $cc" ;;
+		um)	echo "ARCH=um SUBARCH=x86_64 CC=$KT_CHROOT_GCC $cc" ;;
+		esac
+		return
+	fi
 	case $1 in
 	x86_64)	echo "ARCH=x86_64" ;;
 	arm64)	echo "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CROSS_COMPILE_COMPAT=arm-linux-gnueabi-" ;;
@@ -70,6 +135,14 @@ kt_objdump() {
 	esac
 }
 
+# kt_runner VER: the command that runs VER's makes and built tools: the
+# chroot's "run" for a chroot version, else nothing.
+kt_runner() {
+	if kt_chroot_ver "$1"; then
+		echo "$TOP/tools/toolchain-chroot run $KT_CHROOT"
+	fi
+}
+
 # kt_tree VER [fresh]: path of an integrated tree, recreated when it is
 # missing or stale (kplug's sources changed since apply: those builds get
 # a new cache key anyway), or when "fresh" is given.
@@ -78,7 +151,7 @@ kt_tree() {
 
 	if [ "${2:-}" = fresh ] ||
 	   ! "$KBUILD_TOOL" status "$dst" 2>/dev/null | grep -qE '^integrated:'; then
-		pristine=$(kernel_tree "$ver") || return 1
+		pristine=$(kt_source "$ver") || return 1
 		rm -rf "$dst" && cp -a "$pristine" "$dst" || return 1
 		"$KBUILD_TOOL" apply "$dst" >"$KOUT/apply-$ver.log" 2>&1 || return 1
 	fi
@@ -96,19 +169,28 @@ KT_MAKE_WRAP=()
 
 # kt_key VER ARCH OPTION...: the cache key of a build, one line.
 kt_key() {
-	local ver=$1 arch=$2 cc
+	local ver=$1 arch=$2 cc tarball=/usr/src/linux-source-$1.tar.xz run=
 	shift 2
 	case $arch in
 	arm64)	cc="aarch64-linux-gnu-gcc arm-linux-gnueabi-gcc" ;;
 	arm)	cc=arm-linux-gnueabi-gcc ;;
 	*)	cc=gcc ;;
 	esac
+	if kt_chroot_ver "$ver"; then
+		# the chroot's compilers, its tarball, and the chroot itself
+		case $arch in
+		arm64)	cc="aarch64-linux-gnu-$KT_CHROOT_GCC $KT_CHROOT_GCC $KT_CHROOT_GXX" ;;
+		*)	cc="$KT_CHROOT_GCC $KT_CHROOT_GXX" ;;
+		esac
+		run=$(kt_runner "$ver")
+		tarball=$(kt_chroot_root)$tarball
+	fi
 	{
 		echo "linux $ver $arch $*"
 		printf 'make %s\n' "${KT_MAKE_VARS[@]}"
 		printf 'target %s\n' "${KT_TARGETS[@]}"
-		stat -c 'tarball %n %s %Y' "/usr/src/linux-source-$ver.tar.xz"
-		for c in $cc; do $c --version | head -n 1; done
+		stat -c 'tarball %n %s %Y' "$tarball"
+		for c in $cc; do $run $c --version | head -n 1; done
 		# kplug's sources matter only to a build that loads kplug
 		case " $* " in
 		*" GCC_PLUGIN_KPLUG=y "*)
@@ -157,12 +239,13 @@ kt_configure() {
 	b=$KOUT/$name
 	mkdir -p "$b"
 	# shellcheck disable=SC2046
-	make -C "$SRC" O="$b" $(kt_arch_args "$arch") tinyconfig >"$b/config.log" 2>&1 ||
+	echo "$ver" >"$b/.kt-ver"
+	$(kt_runner "$ver") make -C "$SRC" O="$b" $(kt_arch_args "$arch" "$ver") tinyconfig >"$b/config.log" 2>&1 ||
 		{ diag "$name: tinyconfig failed"; tail -5 "$b/config.log" | diag_in; return 1; }
 	for opt; do
 		kt_config_opt "$b/.config" "$opt"
 	done
-	make -C "$SRC" O="$b" $(kt_arch_args "$arch") olddefconfig >>"$b/config.log" 2>&1 ||
+	$(kt_runner "$ver") make -C "$SRC" O="$b" $(kt_arch_args "$arch" "$ver") olddefconfig >>"$b/config.log" 2>&1 ||
 		{ diag "$name: olddefconfig failed"; return 1; }
 	for opt; do
 		case $opt in
@@ -179,7 +262,8 @@ kt_make() {
 	shift 2
 	t0=$(date +%s)
 	# shellcheck disable=SC2046
-	"${KT_MAKE_WRAP[@]}" nice make -C "$SRC" O="$b" $(kt_arch_args "$arch") "${KT_MAKE_VARS[@]}" -j2 "$@" >"$b/build.log" 2>&1
+	"${KT_MAKE_WRAP[@]}" $(kt_runner "$(kt_src_ver)") nice make -C "$SRC" O="$b" $(kt_arch_args "$arch") \
+		"${KT_MAKE_VARS[@]}" -j2 "$@" >"$b/build.log" 2>&1
 	rc=$?
 	KT_SECONDS=$(($(date +%s) - t0))
 	if [ $rc -ne 0 ]; then

@@ -25,7 +25,8 @@ kt_initramfs() {
 		for f; do
 			echo "file /$(basename "$f") $f 0644 0 0"
 		done
-	} >"$out.list" && "$b/usr/gen_init_cpio" "$out.list" >"$out"
+	} >"$out.list" &&
+		$(kt_runner "$(cat "$b/.kt-ver" 2>/dev/null)") "$b/usr/gen_init_cpio" "$out.list" >"$out"
 }
 
 kt_boot() {
