@@ -11,6 +11,8 @@
 # hand or by package.
 # lock: plugin-dir
 . "$(dirname "$0")/lib.sh"
+# the compilers come from the distribution (debian/rules), never from the caller
+unset KPLUG_DEB_GCCS
 PKGS="gcc-12-kplug gcc-11-kplug kplug-tools"
 ALL_PKGS="$PKGS gcc-12-kplug-dbgsym gcc-11-kplug-dbgsym kplug-tools-dbgsym"
 FIX=$TOP/tests/fixtures

@@ -18,6 +18,8 @@
 # (trap); a kplug package a killed run left behind is purged first.
 # lock: plugin-dir
 . "$(dirname "$0")/lib.sh"
+# the compilers come from the distribution (debian/rules), never from the caller
+unset KPLUG_DEB_GCCS
 TC=$TOP/tools/toolchain-chroot
 GCCS="14 13"
 PKGS="gcc-14-kplug gcc-13-kplug kplug-tools"
