@@ -94,7 +94,7 @@ help=$($KCC -v --help -fplugin="$KPLUG" 2>&1)
 echo "$help" | grep -q '^ kplug: 0\.'; ok $? "version shown with -v"
 echo "$help" | grep -q 'cyc_complexity-min (default 0)'; ok $? "help lists every option"
 
-# The version check: kplug.so built for the other GCC (gcc / gcc-11),
+# The version check: kplug.so built for the other GCC of the pair (other_cc),
 # loaded into this one, names both and the rebuild command.
 datestamp() { sed -n 's/^static char datestamp\[\] = "\(.*\)";/\1/p' "$($1 -print-file-name=plugin)/include/plugin-version.h"; }
 other=$(other_cc)

@@ -234,7 +234,7 @@ else
 		"$E kplug.so was built for GCC $ver ($ds) but loaded into GCC $ver ($ds), same version but a different build configuration; rebuild it for this compiler: make -C $TOP CC=$(basename "$CC") clean install" \
 		"$A-enable=cyc_complexity"
 fi
-# The plugin built for the other GCC (gcc / gcc-11) loaded into this one.
+# The plugin built for the other GCC of the pair (other_cc) loaded into this one.
 other=$(other_cc)
 if quick; then
 	skip "plugin for $other (KPLUG_QUICK)"

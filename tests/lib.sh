@@ -73,8 +73,19 @@ quick() { [ -n "${KPLUG_QUICK:-}" ]; }
 
 # Run gcc with kplug loaded; extra args follow.
 kgcc() { $KCC -fplugin="$KPLUG" "$@"; }
-# The other compiler of the pair gcc / gcc-11 (for version-mismatch checks).
-other_cc() { if [ "$KCC" = gcc-11 ]; then echo gcc; else echo gcc-11; fi; }
+# The other compiler of KCC's pair (for version-mismatch checks), one that
+# lives where KCC does: gcc <-> gcc-11 on the host, gcc-13 <-> gcc-14 in
+# the trixie chroot, gcc-15 <-> gcc-16 in the sid chroot.
+other_cc() {
+	case $KCC in
+	gcc-11) echo gcc ;;
+	gcc-13) echo gcc-14 ;;
+	gcc-14) echo gcc-13 ;;
+	gcc-15) echo gcc-16 ;;
+	gcc-16) echo gcc-15 ;;
+	*) echo gcc-11 ;;
+	esac
+}
 
 # Extract /usr/src/linux-source-VER.tar.xz once into $CACHE/linux-VER
 # (read-only use: build with O= or copy it).  Prints the path.

@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-# check_plugin_link NAME SO REBUILD: the assertions on how a kplug.so for
-# gcc (12) is linked, shared by 21-link.t (the standalone build) and
-# 53-kernel-profiles.t (the kernel-built one).  They read the ELF file
-# themselves rather than trusting kplug-link.sh's own checks.  REBUILD is
-# the rebuild command the wrong-GCC message must end with.
+# check_plugin_link NAME SO REBUILD [CC [OTHER]]: the assertions on how a
+# kplug.so built for CC (default gcc) is linked, shared by 21-link.t (the
+# standalone build, on every compiler) and 53-kernel-profiles.t (the
+# kernel-built one).  They read the ELF file themselves rather than
+# trusting kplug-link.sh's own checks.  OTHER (default gcc-11) is another
+# GCC where CC lives; SO loaded into it must fail with kplug's one line,
+# ending with REBUILD.
 check_plugin_link() {
-	local name=$1 so=$2 rebuild=$3 cc1 strong weak err t rc
+	local name=$1 so=$2 rebuild=$3 cc=${4:-gcc} other=${5:-gcc-11} cc1 strong weak err t rc
 
 	readelf -d "$so" >/dev/null 2>&1
 	ok $? "$name: $so is an ELF shared object"
@@ -20,27 +22,27 @@ check_plugin_link() {
 	is "$strong" "_Z5errorPKcz plugin_default_version_check " \
 		"$name: strong GCC references: only error() and plugin_default_version_check() (the version check)"
 	ok $((weak > 50 ? 0 : 1)) "$name: the other $weak GCC symbols are weak references"
-	cc1=$(gcc -print-prog-name=cc1)
+	cc1=$($cc -print-prog-name=cc1)
 	is "$(nm -D "$so" | awk '$1 ~ /^[Uw]$/ && $2 !~ /@|^_ITM_|^__gmon_start__$/ { print $2 }' |
 		sort -u | comm -23 - <(nm -D --defined-only "$cc1" | awk '{ print $3 }' | sort -u) | head -3)" "" \
-		"$name: gcc's cc1 exports every GCC symbol it uses"
+		"$name: $cc's cc1 exports every GCC symbol it uses"
 	t=$(mktemp -d)
 	echo 'int f(int a) { return a > 2 ? a : -a; }' >"$t/t.c"
-	gcc -O2 -fplugin="$so" -fplugin-arg-kplug-enable=sancov -c "$t/t.c" -o "$t/t.o" 2>"$t/err"
-	ok $? "$name: loads into gcc and compiles with sancov"
+	$cc -O2 -fplugin="$so" -fplugin-arg-kplug-enable=sancov -c "$t/t.c" -o "$t/t.o" 2>"$t/err"
+	ok $? "$name: loads into $cc and compiles with sancov"
 	ok $(($(objdump -dr "$t/t.o" | grep -c '__sanitizer_cov_trace_pc') > 0 ? 0 : 1)) \
 		"$name: ... and instruments"
-	if command -v gcc-11 >/dev/null; then
-		gcc-11 -fplugin="$so" -c "$t/t.c" -o "$t/t11.o" 2>"$t/err"
-		ok $(($? != 0 ? 0 : 1)) "$name: loaded into gcc-11, the compile fails"
+	if command -v "$other" >/dev/null; then
+		$other -fplugin="$so" -c "$t/t.c" -o "$t/t11.o" 2>"$t/err"
+		ok $(($? != 0 ? 0 : 1)) "$name: loaded into $other, the compile fails"
 		err=$(cat "$t/err")
 		is "$(wc -l <"$t/err")" 1 "$name: ... with one line"
-		[[ $err == "cc1: error: kplug: kplug.so was built for GCC 12."*" but loaded into GCC 11."*"; rebuild it for this compiler: $rebuild" ]]
+		[[ $err == "cc1: error: kplug: kplug.so was built for GCC $($cc -dumpfullversion) ("*") but loaded into GCC $($other -dumpfullversion) ("*"); rebuild it for this compiler: $rebuild" ]]
 		rc=$?
 		ok $rc "$name: ... naming both GCCs and '$rebuild'"
 		[ $rc -eq 0 ] || diag "got: $err"
 	else
-		skip "gcc-11 not installed: no wrong-GCC check"
+		skip "$other not installed: no wrong-GCC check"
 	fi
 	rm -rf "$t"
 }
