@@ -6,7 +6,7 @@ T=$(mktemp -d "$OUT/sancov-lists.XXXXXX")
 S=$SANCOV_DIR
 
 # ---- the parser and matcher alone (config/speclist.c) ----
-gcc -Wall -Wextra -Werror -I"$TOP" -o "$T/test_speclist" "$S/test_speclist.c" \
+$KCC -Wall -Wextra -Werror -I"$TOP" -o "$T/test_speclist" "$S/test_speclist.c" \
 	"$TOP/config/speclist.c"
 ok $? "speclist unit test builds without warnings"
 out=$("$T/test_speclist"); rc=$?
