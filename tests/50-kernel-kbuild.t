@@ -119,6 +119,19 @@ is "$RC:$MSG" "1:kplug-kbuild: $W/nonexistent: no such directory" "missing direc
 run "$K" frobnicate "$fake"
 is "$RC" 1 "unknown command: usage, exit 1"
 
+# The C++ standard kplug.so is compiled with, per GCC major of $(CC):
+# the Makefile's own line, evaluated by make (51 checks a gcc-14 build's
+# .kplug.o.cmd).  GCC 16's plugin headers need C++14 or later.
+std_line=$(grep '^kplug-cxx-std[[:space:]]*:=' "$TOP/kbuild/tree/scripts/gcc-plugins/kplug/Makefile")
+ok $([ -n "$std_line" ]; echo $?) "kplug/Makefile picks the C++ standard in one line (kplug-cxx-std)"
+stds=
+for m in 11 12 13 14 15 16 17; do
+	stds="$stds $m:$(printf 'kplug-gcc-major := %s\n%s\nall: ; @echo $(kplug-cxx-std)\n' "$m" "$std_line" |
+		make -s -f -)"
+done
+is "$stds" " 11:gnu++11 12:gnu++11 13:gnu++11 14:gnu++11 15:gnu++11 16:gnu++17 17:gnu++17" \
+	"kplug.so's C++ standard per GCC: gnu++11 up to 15, gnu++17 from 16 on"
+
 # Missing cross plugin headers: the build stops and names the package,
 # where upstream's Kconfig would silently drop the plugin.
 if quick; then

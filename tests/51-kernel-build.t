@@ -2,8 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # kplug integrated with kplug-kbuild into fresh Debian Linux trees and
 # built (tinyconfig-based, O= directories) with cyc_complexity and sancov
-# (KCOV) on: 6.12 for x86_64, arm64 (with the compat vdso), arm (vdso on)
-# and um; for 6.1 x86_64, kbuild's plugin and four kinds of object.  From the .cmd files: one kplug flag per vmlinux
+# (KCOV) on: 6.12 for x86_64 and arm (vdso on); 7.2, in Debian 13's chroot
+# with its gcc-14 (tools/toolchain-chroot), for x86_64, arm64 (cross
+# gcc-14) and um; for 6.1 x86_64, kbuild's plugin and four kinds of
+# object.  (arm64 and um were built on 6.12 until 7.2 came: 7.2 proves
+# the same hooks and vdso filters, and more; the arm64 compat vdso, built
+# with its own flags, needs a 32-bit arm compiler the chroot lacks.)  From the .cmd files: one kplug flag per vmlinux
 # C object, none in any vdso object, no -fsanitize-coverage anywhere; with
 # objdump: sancov call sites in instrumented objects and none in vdso or
 # KCOV_INSTRUMENT := n objects.  The x86_64 6.12 build is the one the
@@ -12,7 +16,7 @@
 # external module (make M=), rebuilds on profile change, KPLUG=prebuilt
 # and the error messages of bad settings, after which the build is put
 # back as it was.
-# KPLUG_KERNEL_BUILDS="arm-6.12 um-6.12" runs only the builds named (for
+# KPLUG_KERNEL_BUILDS="arm-6.12 um-7.2" runs only the builds named (for
 # development); the default is all of them.
 # runs alone
 . "$(dirname "$0")/lib.sh"
@@ -205,6 +209,38 @@ readelf -p .kplug.profile "$KSO" | grep -q '^.*\[path:mm/\*\]'
 ok $? "... and kplug.so embeds paths.ini again"
 fi
 
+# --- x86_64, Linux 7.2, in the trixie chroot with gcc-14: the kernel
+# 52 boots beside the 6.12 one, 56 and 57 measure against (kt_build_x86_72) ---
+if want $KT_X86_72; then
+	kt_build_x86_72
+	ok $? "$KT_X86_72: kernel built with kplug (Linux 7.2, x86_64, $KT_CHROOT_GCC in the $KT_CHROOT chroot, profile paths.ini)"
+	B72=$KOUT/$KT_X86_72
+	grep -qx 'CONFIG_GCC_VERSION=14[0-9]*' "$B72/.config"
+	ok $? "$KT_X86_72: built by GCC 14 ($(sed -n 's/^CONFIG_CC_VERSION_TEXT=//p' "$B72/.config"))"
+	KT_SANCOV_OFF=$KT_X86_SANCOV_OFF KT_RECORD=kernel/fork.c:copy_process \
+		check_build $KT_X86_72 x86_64 arch/x86/entry/vdso/vdso64/vclock_gettime.o \
+		arch/x86/entry/vdso/vdso32/vclock_gettime.o
+	ok $(($(chk off) > 20 ? 0 : 1)) "$KT_X86_72: $(chk off) objects in $KT_X86_SANCOV_OFF, where the profile disables sancov"
+	is "$(chk off_calls)" 0 "$KT_X86_72: none of them has trace_pc call sites"
+	ok $(($(chk cmp_calls) > 100 ? 0 : 1)) "$KT_X86_72: $(chk cmp_calls) trace-cmp/switch call sites (KCOV_ENABLE_COMPARISONS)"
+	# kplug.so's C++ standard follows $(CC)'s GCC: gnu++11 up to 15,
+	# gnu++17 from 16 on (GCC 16's headers need C++14)
+	grep -q -- ' -std=gnu++11 ' "$B72/scripts/gcc-plugins/kplug/.kplug.o.cmd"
+	ok $? "$KT_X86_72: kplug.so compiled with -std=gnu++11 for GCC 14"
+	# 7.2 includes generated/gcc-plugins.h in every object built with
+	# GCC_PLUGINS_CFLAGS (its -DGCC_PLUGINS): kplug's flags come with it
+	grep -q -- '-DGCC_PLUGINS ' "$B72/fs/.read_write.o.cmd" &&
+		grep -q 'include/generated/gcc-plugins.h' "$B72/fs/.read_write.o.cmd"
+	ok $? "$KT_X86_72: objects get 7.2's -DGCC_PLUGINS and depend on generated/gcc-plugins.h"
+fi
+
+# --- arm64, Linux 7.2, in the chroot with aarch64-linux-gnu-gcc-14 ---
+if want arm64-7.2; then
+	# shellcheck disable=SC2086
+	run_build arm64-7.2 7.2 arm64 $KT_KPLUG
+	check_build arm64-7.2 arm64 arch/arm64/kernel/vdso/vgettimeofday.o
+fi
+
 # --- x86_64, Linux 6.1: kbuild's own kplug.so and a few objects ---
 # (6.1's full build with kplug is 40-kernel-cyc.t's, the links are those of
 # the four 6.12 builds: here the 6.1 integration builds its plugin and
@@ -244,14 +280,6 @@ if want x86_64-6.1; then
 		"x86_64-6.1: no -fsanitize-coverage in any .cmd file"
 fi
 
-# --- arm64, Linux 6.12, with the compat vdso (arm-linux-gnueabi-gcc) ---
-if want arm64-6.12; then
-	# shellcheck disable=SC2086
-	run_build arm64-6.12 6.12 arm64 $KT_KPLUG COMPAT=y COMPAT_VDSO=y
-	check_build arm64-6.12 arm64 arch/arm64/kernel/vdso/vgettimeofday.o \
-		arch/arm64/kernel/vdso32/vgettimeofday.o
-fi
-
 # --- arm, Linux 6.12, a config with the vdso on ---
 if want arm-6.12; then
 	# shellcheck disable=SC2086
@@ -259,22 +287,22 @@ if want arm-6.12; then
 	check_build arm-6.12 arm arch/arm/vdso/vgettimeofday.o arch/arm/vdso/note.o
 fi
 
-# --- um, Linux 6.12, SUBARCH=x86_64 ---
-if want um-6.12; then
+# --- um, Linux 7.2, in the chroot, SUBARCH=x86_64 ---
+if want um-7.2; then
 	# shellcheck disable=SC2086
-	run_build um-6.12 6.12 um $KT_KPLUG 64BIT=y
-	check_build um-6.12 um arch/x86/um/vdso/um_vdso.o
+	run_build um-7.2 7.2 um $KT_KPLUG 64BIT=y
+	check_build um-7.2 um arch/x86/um/vdso/um_vdso.o
 	# UML's user-space objects: built with USER_CFLAGS ("-include user.h"),
 	# each with exactly one kplug flag.
 	n=0 one=0
-	for o in $(cd "$KOUT/um-6.12" && ar t vmlinux.a); do
-		cmd=$(head -n 1 "$KOUT/um-6.12/$(dirname "$o")/.$(basename "$o").cmd" 2>/dev/null)
+	for o in $(cd "$KOUT/um-7.2" && ar t vmlinux.a); do
+		cmd=$(head -n 1 "$KOUT/um-7.2/$(dirname "$o")/.$(basename "$o").cmd" 2>/dev/null)
 		grep -q -- '-include user.h' <<<"$cmd" || continue
 		n=$((n + 1))
 		[ "$(grep -o -- '-fplugin=[^ ]*kplug.so' <<<"$cmd" | wc -l)" = 1 ] && one=$((one + 1))
 	done
-	ok $((n > 10 ? 0 : 1)) "um-6.12: $n UML user-space objects built and linked"
-	is "$one" "$n" "um-6.12: each UML user-space object has exactly one kplug flag"
+	ok $((n > 10 ? 0 : 1)) "um-7.2: $n UML user-space objects built and linked"
+	is "$one" "$n" "um-7.2: each UML user-space object has exactly one kplug flag"
 fi
 
 diag "kernel builds and checks: $(($(date +%s) - T0))s"

@@ -36,9 +36,10 @@ kt_boot() {
 		-append "console=ttyS0 panic=-1 no_timer_check${4:+ $4}" </dev/null 2>&1 | tr -d '\r' >"$3"
 }
 
-# The functions of read(-1)'s path on x86_64 6.12, as a grep -E pattern
-# for kt_symbolize's lines.
-KT_READ_PATH='^(__x64_sys_read|ksys_read|__fdget_pos|fdget_pos|__fget_light|__fget_files|fdget|fput|__f_unlock_pos|vfs_read)\+'
+# The functions of read(-1)'s path on x86_64 6.12 and 7.2, as a grep -E
+# pattern for kt_symbolize's lines (7.2, gcc-14: the fd class's cleanups
+# fdput and fdput_pos are functions of read_write.c, out of line).
+KT_READ_PATH='^(__x64_sys_read|ksys_read|__fdget_pos|fdget_pos|__fget_light|__fget_files|fdget|fput|fdput|fdput_pos|__f_unlock_pos|vfs_read)\+'
 
 kt_retries() {
 	grep '^KCOV-RETRY' "$1" | diag_in
