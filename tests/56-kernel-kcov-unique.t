@@ -203,7 +203,7 @@ kt_configure arm64-6.12-unique-bad 6.12 arm64 $KT_KPLUG KPLUG_KCOV_UNIQUE=y &&
 	! kt_make arm64-6.12-unique-bad arm64 scripts 2>/dev/null
 ok $? "arm64 with KPLUG_KCOV_UNIQUE=y: the build stops"
 is "$(grep -o 'kplug: CONFIG_KPLUG_KCOV_UNIQUE.*' "$BAD/build.log")" \
-	"kplug: CONFIG_KPLUG_KCOV_UNIQUE needs x86_64 and Linux 6.12 (this is arm64, Linux 6.12): turn it off.  Stop." \
+	"kplug: CONFIG_KPLUG_KCOV_UNIQUE needs x86_64 and Linux 6.12 or 7.2 (this is arm64, Linux 6.12): turn it off.  Stop." \
 	"arm64: one line naming the option"
 is "$(find "$BAD" -name '*.o' ! -path "$BAD/scripts/*" | wc -l)" 0 "arm64: no kernel object compiled"
 rm -rf "$BAD"
