@@ -117,6 +117,11 @@ for my $f (@files) {
 	}
 }
 if (grep { defined $_->[2] } @runs) {
+	# GCC 12's torture suite (tests/lib.sh gcc_source) comes from the
+	# host's gcc-12-source; the chroots use the extracted copy.
+	system('bash', '-c', ". '$top/tests/lib.sh' && gcc_source >/dev/null") == 0
+		or warn "harness: cannot extract GCC's sources (apt-get install gcc-12-source)\n"
+		if grep { suite_of($_) ne 'host' } @compilers;
 	for my $cc (@compilers) {
 		my $where = suite_of($cc) eq 'host' ? '' : ' (in the ' . suite_of($cc) . ' chroot)';
 		system(in_toolchain($cc, 'bash', '-c', ". '$top/tests/lib.sh' && kplug_so_for '$cc' >/dev/null")) == 0
