@@ -64,14 +64,14 @@ for l in 1 2 4; do
 done
 
 # ---- extreme M in comparisons (overflowing subtraction sorted them wrongly) ----
-{ j 1 lo -2147483648 | sed 's#a.c#lo/a.c#'; j 1 hi 2147483647 | sed 's#a.c#hi/a.c#'; } > "$T/ext.jsonl"
+{ j 1 lo 0 | sed 's#a.c#lo/a.c#'; j 1 hi 2147483647 | sed 's#a.c#hi/a.c#'; } > "$T/ext.jsonl"
 run "$R" dirs --format=csv "$T/ext.jsonl"
-is "$(cut -d, -f1,3 "$T/out" | tr '\n' ' ')" "directory,max hi,2147483647 lo,-2147483648 " \
+is "$(cut -d, -f1,3 "$T/out" | tr '\n' ' ')" "directory,max hi,2147483647 lo,0 " \
 	"dirs: the directory with the larger max first, at the ends of int32"
-{ j 1 f -2147483648; } > "$T/base.jsonl"; { j 1 f 2147483647; j 2 g 40; } > "$T/new.jsonl"
+{ j 1 f 0; } > "$T/base.jsonl"; { j 1 f 2147483647; j 2 g 40; } > "$T/new.jsonl"
 run "$R" diff -n 0 "$T/base.jsonl" "$T/new.jsonl"
 is "$(awk '$1 == "new" || $1 == "grown" { print $1, $2, $3, $4, $NF }' "$T/out" | tr '\n' ';')" \
-	"new - 40 a.c:2 g;grown -2147483648 2147483647 +4294967295 f;" "diff: a growth beyond int32 is printed exactly"
+	"new - 40 a.c:2 g;grown 0 2147483647 +2147483647 f;" "diff: a growth from 0 to INT32_MAX is printed exactly (M < 0 is a bad record)"
 
 # ---- no value cut by a fixed buffer ----
 long=$(printf 'd%.0s' $(seq 1 5000))
@@ -98,5 +98,22 @@ run "$R" top --format=json "$T/esc.jsonl"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))[0]; assert d["file"] == "d\x01\x1f/\"q\\.c" and d["function"] == "f\t\u00e9\U0001F600\x7f", d' "$T/out"
 ok $? "top --format=json: control characters, quotes, backslashes and UTF-8 round-trip"
 grep -q '"file":"d\\u0001\\u001f/\\"q\\\\.c"' "$T/out"; ok $? "  written as \\u0001, \\u001f, \\\", \\\\"
+# ---- duplicate keys and negative M are bad records (issue 22, item 6) ----
+{ echo '{"file":"a.c","line":1,"function":"dupm","M":40,"M":2}'
+  echo '{"file":"a.c","line":2,"function":"neg","M":-5}'
+  echo '{"file":"a.c","line":3,"function":"dupf","file":"b.c","M":3}'
+  echo '{"file":"a.c","line":4,"function":"dupp","M":3,"parts":{"base":1,"own":2,"own":0,"macro":0,"sanitizer":0,"noreturn":0}}'
+  echo '{"file":"a.c","line":5,"function":"dupmac","M":3,"parts":{"base":1,"own":0,"macro":2,"sanitizer":0,"noreturn":0},"macros":{"X":1,"X":1}}'
+  echo '{"file":"a.c","line":6,"function":"good","M":0}'; } > "$T/dup.jsonl"
+run "$R" top -n 0 "$T/dup.jsonl"
+is "$rc/$(awk 'NR > 1 { printf "%s=%s ", $NF, $1 }' "$T/out")" "0/good=0 " \
+	"duplicate keys and negative M: only the good record is listed"
+for l in "1: bad record: duplicate key" "2: bad record: negative M" "3: bad record: duplicate key" \
+	"4: bad record: duplicate key" "5: bad record: duplicate key"; do
+	grep -qF "kplug-report: $T/dup.jsonl:$l" "$T/err"; ok $? "  dup.jsonl:$l"
+done
+run "$R" hist "$T/dup.jsonl"
+ok $(( $(grep -c -- '-5\|-1' "$T/out") != 0 )) "  hist counts no negative M"
+run "$R" top --strict "$T/dup.jsonl"; is "$rc" 2 "  --strict: a tool error"
 rm -rf "$T"
 done_testing

@@ -384,12 +384,23 @@ static int bool_value(struct scan *s, uint8_t *out)
 }
 
 /* Fields seen in the record being parsed. */
-enum { F_FILE = 1, F_LINE = 2, F_FUNC = 4, F_M = 8 };
+enum { F_FILE = 1, F_LINE = 2, F_FUNC = 4, F_M = 8, F_TU = 16, F_RUN = 32,
+       F_HEADER = 64, F_PARTS = 128, F_MACROS = 256 };
 
 struct pstate {
 	struct batch *b;
-	unsigned seen;
+	unsigned seen;		/* record members seen */
+	unsigned pseen;		/* parts seen */
 };
+
+/* Mark member BIT of SEEN as read: a key given twice is a bad record. */
+static int once(struct scan *s, unsigned *seen, unsigned bit)
+{
+	if (*seen & bit)
+		return scan_fail(s, "duplicate key");
+	*seen |= bit;
+	return 0;
+}
 
 /* Iterate over the members of an object: FN(key) parses each value. */
 static int object(struct scan *s, int (*fn)(struct scan *, struct raw *, struct pstate *),
@@ -419,23 +430,23 @@ static int object(struct scan *s, int (*fn)(struct scan *, struct raw *, struct 
 
 static int parts_member(struct scan *s, struct raw *r, struct pstate *ps)
 {
+	static const char *const names[] = { "base", "own", "macro", "sanitizer", "noreturn" };
+	int32_t *dst[] = { NULL, &r->own, &r->macro, &r->san, &r->noret };
 	int32_t base;
+	unsigned i;
 
-	(void)ps;
-	if (KEY_IS(s, "own"))
-		return int_value(s, &r->own);
-	if (KEY_IS(s, "macro"))
-		return int_value(s, &r->macro);
-	if (KEY_IS(s, "sanitizer"))
-		return int_value(s, &r->san);
-	if (KEY_IS(s, "noreturn"))
-		return int_value(s, &r->noret);
-	if (KEY_IS(s, "base")) {
-		if (int_value(s, &base))
-			return -1;
-		return base == 1 ? 0 : scan_fail(s, "parts.base is not 1");
-	}
-	return skip_value(s, 1);
+	for (i = 0; i < 5; i++)
+		if (s->slen == strlen(names[i]) && !memcmp(s->str, names[i], s->slen))
+			break;
+	if (i == 5)
+		return skip_value(s, 1);
+	if (once(s, &ps->pseen, 1u << i))
+		return -1;
+	if (dst[i])
+		return int_value(s, dst[i]);
+	if (int_value(s, &base))
+		return -1;
+	return base == 1 ? 0 : scan_fail(s, "parts.base is not 1");
 }
 
 /* The string just read, kept: in place, or copied when it was decoded. */
@@ -460,9 +471,17 @@ static int macros_member(struct scan *s, struct raw *r, struct pstate *ps)
 	struct sref name;
 	int32_t n;
 
+	uint32_t i;
+
 	if (!want_macros)
 		return skip_value(s, 1);
-	if (keep_str(s, b, &name) || int_value(s, &n))
+	if (keep_str(s, b, &name))
+		return -1;
+	for (i = 0; i < r->nmac; i++)
+		if (b->mac[r->mac_first + i].name.n == name.n &&
+		    !memcmp(b->mac[r->mac_first + i].name.p, name.p, name.n))
+			return scan_fail(s, "duplicate key");
+	if (int_value(s, &n))
 		return -1;
 	if (r->nmac == UINT32_MAX)
 		return scan_fail(s, "too many macros");
@@ -487,29 +506,23 @@ static int str_member(struct scan *s, struct sref *out, struct batch *b)
 
 static int rec_member(struct scan *s, struct raw *r, struct pstate *ps)
 {
-	if (KEY_IS(s, "M")) {
-		ps->seen |= F_M;
-		return int_value(s, &r->m);
-	}
-	if (KEY_IS(s, "file")) {
-		ps->seen |= F_FILE;
-		return str_member(s, &r->file, ps->b);
-	}
-	if (KEY_IS(s, "function")) {
-		ps->seen |= F_FUNC;
-		return str_member(s, &r->func, ps->b);
-	}
-	if (KEY_IS(s, "line")) {
-		ps->seen |= F_LINE;
-		return int_value(s, &r->line);
-	}
+	if (KEY_IS(s, "M"))
+		return once(s, &ps->seen, F_M) ?: int_value(s, &r->m);
+	if (KEY_IS(s, "file"))
+		return once(s, &ps->seen, F_FILE) ?: str_member(s, &r->file, ps->b);
+	if (KEY_IS(s, "function"))
+		return once(s, &ps->seen, F_FUNC) ?: str_member(s, &r->func, ps->b);
+	if (KEY_IS(s, "line"))
+		return once(s, &ps->seen, F_LINE) ?: int_value(s, &r->line);
 	if (KEY_IS(s, "tu"))
-		return str_member(s, &r->tu, ps->b);
+		return once(s, &ps->seen, F_TU) ?: str_member(s, &r->tu, ps->b);
 	if (KEY_IS(s, "run"))
-		return str_member(s, &r->run, ps->b);
+		return once(s, &ps->seen, F_RUN) ?: str_member(s, &r->run, ps->b);
 	if (KEY_IS(s, "inline_header"))
-		return bool_value(s, &r->header);
+		return once(s, &ps->seen, F_HEADER) ?: bool_value(s, &r->header);
 	if (KEY_IS(s, "parts")) {
+		if (once(s, &ps->seen, F_PARTS))
+			return -1;
 		r->has_parts = 1;
 		ws(s);
 		if (s->p < s->end && *s->p != '{')
@@ -517,6 +530,8 @@ static int rec_member(struct scan *s, struct raw *r, struct pstate *ps)
 		return object(s, parts_member, r, ps);
 	}
 	if (KEY_IS(s, "macros")) {
+		if (once(s, &ps->seen, F_MACROS))
+			return -1;
 		ws(s);
 		if (s->p < s->end && *s->p != '{')
 			return scan_fail(s, "macros is not an object");
@@ -533,6 +548,8 @@ static int check_record(struct scan *s, const struct raw *r, unsigned seen)
 		return scan_fail(s, "no \"function\"");
 	if (!(seen & F_M))
 		return scan_fail(s, "no \"M\"");
+	if (r->m < 0)
+		return scan_fail(s, "negative M");
 	if (!(seen & F_LINE) || r->line < 0)
 		return scan_fail(s, "no \"line\"");
 	if (r->has_parts && (int64_t)1 + r->own + r->macro + r->san + r->noret != r->m)
@@ -542,7 +559,7 @@ static int check_record(struct scan *s, const struct raw *r, unsigned seen)
 
 int parse_json_line(struct scan *s, struct raw *r, struct batch *b)
 {
-	struct pstate ps = { b, 0 };
+	struct pstate ps = { b, 0, 0 };
 	size_t nmac = b->nmac, esclen = b->esclen;
 
 	if (object(s, rec_member, r, &ps) || check_record(s, r, ps.seen))
