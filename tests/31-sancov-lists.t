@@ -49,8 +49,8 @@ is "$(covered $KSANCOV -fplugin-arg-kplug-sancov-ignore-fun="$long")" "$ALL" \
 $KCC -O2 -c "$S/lists.c" -o "$T/plain.o"
 $KCC -O2 -c "$S/lists.c" -o "$T/ign.o" -fplugin="$KPLUG" $KSANCOV \
 	-fplugin-arg-kplug-sancov-ignore-src='*lists.c'
-cmp -s <(objdump -d "$T/plain.o" | tail -n +3) <(objdump -d "$T/ign.o" | tail -n +3)
-ok $? "ignored unit: same code as a build without coverage"
+for o in plain ign; do objdump -d "$T/$o.o" 2>/dev/null | tail -n +3 > "$T/$o.dis"; done
+same_nonempty "$T/plain.dis" "$T/ign.dis" "ignored unit: same code as a build without coverage"
 
 # ---- allow (Clang's rules: a unit needs a src: match, a function a fun: match) ----
 printf 'src:*\nfun:net_*\n' > "$T/allow-net.txt"

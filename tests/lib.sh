@@ -155,3 +155,24 @@ kplug_collect() {
 		"$TOP"/tools/report/collect.c "$TOP/tests/report/collect-main.c" || return 1
 	"$bin" "$@"
 }
+
+# same_nonempty A B DESCRIPTION: one check that files A and B are byte-identical
+# and that neither is missing or empty (two empty outputs of a build that did
+# not happen are not "the same"; cmp -s of them passes).
+same_nonempty() {
+	local f
+	for f in "$1" "$2"; do
+		if [ ! -s "$f" ]; then
+			ok 1 "$3"
+			diag "$f is missing or empty"
+			return 1
+		fi
+	done
+	if cmp -s "$1" "$2"; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		diff "$1" "$2" | head -20 | diag_in
+		return 1
+	fi
+}
