@@ -103,23 +103,7 @@ else
 	skip "no gcc-11"
 fi
 
-# ---- -g changes nothing ----
-for opt in -O0 -Og -Os -O2; do
-	for f in tail.c abi.c "$(gcc_source)/gcc/testsuite/gcc.c-torture/execute/20000422-1.c"; do
-		[ "${f#/}" = "$f" ] && f=$S/$f
-		gcc $opt -g -fcompare-debug -w -c "$f" -o "$T/cd.o" -fplugin="$KPLUG" $KSANCOV $CMP
-		ok $? "-fcompare-debug $opt $(basename "$f")"
-	done
-	is "$(callbacks gcc "$KPLUG" $opt "$S/tail.c" $CMP -g)" \
-		"$(callbacks gcc "$KPLUG" $opt "$S/tail.c" $CMP)" "$opt: -g gives the same callbacks"
-done
-
-# ---- the cached declarations survive garbage collection ----
-gcc -O2 -c "$S/abi.c" -o "$T/gc.o" -fplugin="$KPLUG" $KSANCOV $CMP \
-	--param ggc-min-expand=0 --param ggc-min-heapsize=0
-ok $? "collection at every opportunity: no crash"
-is "$(jumps "$T/gc.o")" "$(gcc -O2 -c "$S/abi.c" -o "$T/nogc.o" -fplugin="$KPLUG" $KSANCOV $CMP &&
-	jumps "$T/nogc.o")" "collection at every opportunity: same instrumentation"
+# -g (-fcompare-debug) and garbage collection: 37-sancov-debug.t, on every compiler.
 
 # ---- ini ----
 printf '[kplug]\nenable = sancov\n[sancov]\ntrace = pc, cmp\n' > "$T/p.ini"
