@@ -18,8 +18,9 @@ typedef void (*kplug_json_put)(void *ctx, const char *s, size_t n);
 
 /*
  * S as a JSON string, quotes included: '"' and '\\' get a backslash, the
- * control characters below 0x20 become \u00XX, every other byte is copied
- * (UTF-8 passes through).  A NULL S is written as "".
+ * control characters below 0x20 become \u00XX, valid UTF-8 is copied and
+ * each byte that is not part of valid UTF-8 becomes U+FFFD, so the output
+ * is valid UTF-8 whatever S holds.  A NULL S is written as "".
  */
 void kplug_json_str(kplug_json_put put, void *ctx, const char *s);
 

@@ -173,5 +173,11 @@ ok $(( !(rc != 0 && $(echo "$out" | wc -l) == 1) )) "a limit on the enabled pass
 echo "$out" | grep -q "kplug: default: 'text' for 'cyc_complexity-format' is not allowed"; ok $? "  the line names the value: $out"
 out=$(cyc -O2 "$FIX/user2.c" $L $P-format=jsonl $P-output="$T/limit.jsonl" 2>&1); rc=$?
 is "$rc:$out" "0:" "a limit on the enabled pass, value inside it: the compile succeeds"
+# ---- a source named caf\xe9.c: the JSON Lines are UTF-8 ----
+cp "$FIX/user2.c" "$T/$(printf 'caf\xe9.c')"
+cyc -O2 -I"$FIX" "$T/$(printf 'caf\xe9.c')" $P-format=jsonl $P-output="$T/latin1.jsonl"
+python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1], "rb").read().decode("utf-8", "strict").splitlines()]' \
+	"$T/latin1.jsonl" 2>/dev/null && [ -s "$T/latin1.jsonl" ]
+ok $? "a source named caf\\xe9.c: the JSON Lines are valid UTF-8 JSON"
 rm -rf "$T"
 done_testing

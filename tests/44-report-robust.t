@@ -115,5 +115,13 @@ done
 run "$R" hist "$T/dup.jsonl"
 ok $(( $(grep -c -- '-5\|-1' "$T/out") != 0 )) "  hist counts no negative M"
 run "$R" top --strict "$T/dup.jsonl"; is "$rc" 2 "  --strict: a tool error"
+# ---- output is valid UTF-8 JSON whatever the bytes (issue 22, item 5) ----
+utf8_json() { python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))' "$1" 2>/dev/null; }
+printf '{"file":"caf\xe9.c","line":1,"function":"f\xc3\xa9\xed\xa0\x80\xf8","M":40}\n' > "$T/latin1.jsonl"
+run "$R" sarif "$T/latin1.jsonl"; cp "$T/out" "$T/l.sarif"
+utf8_json "$T/l.sarif"; ok $? "sarif of a record with bytes that are not UTF-8: valid UTF-8 JSON"
+grep -qF "$(printf 'caf\xef\xbf\xbd.c')" "$T/l.sarif"; ok $? "  each such byte is U+FFFD, valid UTF-8 (é) is kept"
+run "$R" top --format=json "$T/latin1.jsonl"; cp "$T/out" "$T/l.json"
+utf8_json "$T/l.json"; ok $? "top --format=json of the same: valid UTF-8 JSON"
 rm -rf "$T"
 done_testing
