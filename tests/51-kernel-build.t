@@ -2,12 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # kplug integrated with kplug-kbuild into fresh Debian Linux trees and
 # built (tinyconfig-based, O= directories) with cyc_complexity and sancov
-# (KCOV) on: 6.12 for x86_64 and arm (vdso on); 7.2, in Debian 13's chroot
-# with its gcc-14 (tools/toolchain-chroot), for x86_64, arm64 (cross
-# gcc-14) and um; for 6.1 x86_64, kbuild's plugin and four kinds of
-# object.  (arm64 and um were built on 6.12 until 7.2 came: 7.2 proves
-# the same hooks and vdso filters, and more; the arm64 compat vdso, built
-# with its own flags, needs a 32-bit arm compiler the chroot lacks.)  From the .cmd files: one kplug flag per vmlinux
+# (KCOV) on: 6.12 for x86_64, arm64 (with the compat vdso) and arm (vdso
+# on); 7.2, in Debian 13's chroot with its gcc-14 (tools/toolchain-chroot),
+# for x86_64 and um; for 6.1 x86_64, kbuild's plugin and four kinds of
+# object.  From the .cmd files: one kplug flag per vmlinux
 # C object, none in any vdso object, no -fsanitize-coverage anywhere; with
 # objdump: sancov call sites in instrumented objects and none in vdso or
 # KCOV_INSTRUMENT := n objects.  The x86_64 6.12 build is the one the
@@ -234,11 +232,14 @@ if want $KT_X86_72; then
 	ok $? "$KT_X86_72: objects get 7.2's -DGCC_PLUGINS and depend on generated/gcc-plugins.h"
 fi
 
-# --- arm64, Linux 7.2, in the chroot with aarch64-linux-gnu-gcc-14 ---
-if want arm64-7.2; then
+# --- arm64, Linux 6.12, with the compat vdso (arm-linux-gnueabi-gcc) ---
+# (arm64 on 7.2 with the chroot's aarch64-linux-gnu-gcc-14 is not built
+# yet: its compat vdso needs a 32-bit arm gcc-14 the chroot lacks.)
+if want arm64-6.12; then
 	# shellcheck disable=SC2086
-	run_build arm64-7.2 7.2 arm64 $KT_KPLUG
-	check_build arm64-7.2 arm64 arch/arm64/kernel/vdso/vgettimeofday.o
+	run_build arm64-6.12 6.12 arm64 $KT_KPLUG COMPAT=y COMPAT_VDSO=y
+	check_build arm64-6.12 arm64 arch/arm64/kernel/vdso/vgettimeofday.o \
+		arch/arm64/kernel/vdso32/vgettimeofday.o
 fi
 
 # --- x86_64, Linux 6.1: kbuild's own kplug.so and a few objects ---

@@ -44,14 +44,24 @@ level_flags() {
 	esac
 }
 
+# GCC 14 made implicit declarations, implicit int and pointer mismatches
+# errors; the torture files are old C, which -fpermissive accepts again
+# (as GCC 14's own testsuite does for them).
+permissive() {
+	local major
+	major=$("$1" -dumpversion 2>/dev/null | cut -d. -f1)
+	[ "${major:-0}" -lt 14 ] || echo -fpermissive
+}
+
 worker() {
-	local cc=$1 plugin=$2 tmo=$3 args=$4 job lvl file flags rc nrc d t0 nms
+	local cc=$1 plugin=$2 tmo=$3 args=$4 job lvl file flags rc nrc d t0 nms perm
 	shift 4
 	d=$(mktemp -d "${TMPDIR:-/tmp}/kplug-torture.XXXXXX") || exit 2
+	perm=$(permissive "$cc")
 	for job; do
 		lvl=${job%%:*}
 		file=${job#*:}
-		flags=$(level_flags "$lvl")
+		flags="$(level_flags "$lvl") $perm"
 		# bash's own "Segmentation fault" notice goes to /dev/null
 		# shellcheck disable=SC2086
 		{ timeout "$tmo" "$cc" -w $flags -fplugin="$plugin" $args \
