@@ -153,6 +153,18 @@ cp "$T/p-min" "$T/cut"
 off=$(readelf -SW "$T/cut" | awk '$2 == ".debug_kplug_sancov" { print $5 }')
 printf '\377\377\377\377' | dd of="$T/cut" bs=1 seek=$((0x$off + 4)) conv=notrunc status=none
 cover_bad "a map record with a bad size" "size out of bounds" "$T/cut" "$T/p-min.hits"
+# one map of records of pointer sizes 4 and 8 crashed the reader (a heap
+# write through a probe index read with the other size's layout); one of
+# both byte orders was misread
+C=$TOP/tests/fuzz/corpus/covmap
+for m in pointer-sizes byte-orders; do
+	objcopy --update-section .debug_kplug_sancov="$C/mixed-$m" "$T/p-min" "$T/mixed-$m"
+	ok $? "a program whose map holds records of mixed $m"
+done
+cover_bad "map records of pointer sizes 4 and 8" "map records of different pointer sizes (4 and 8)" \
+	"$T/mixed-pointer-sizes" "$T/p-min.hits"
+cover_bad "map records of both byte orders" "map records of different byte orders" \
+	"$T/mixed-byte-orders" "$T/p-min.hits"
 objcopy --compress-debug-sections=zlib "$T/p-min" "$T/zmap"
 readelf -SW "$T/zmap" | grep -E ' \.debug_kplug_sancov ' | grep -qE ' [A-Z]*C[A-Z]* +[0-9]+ +[0-9]+ +[0-9]+$'
 ok $? "objcopy --compress-debug-sections compresses the map (it is debug information)"

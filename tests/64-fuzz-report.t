@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Short seeded libFuzzer runs (clang, ASan + UBSan, leak detection) over
-# tools/kplug-report: its line reader, its text reader and every command
-# through report_main().  The long run is "make fuzz" (docs/hardening.md).
+# tools/kplug-report: its line reader, its text reader, every command
+# through report_main(), and its coverage map reader.  The long run is "make fuzz" (docs/hardening.md).
 # lock: fuzz-build
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/fuzz/smoke.sh"
@@ -12,11 +12,11 @@ if ! command -v clang >/dev/null; then
 	skip "clang not installed (apt-get install clang)"
 	done_testing
 fi
-make -s -C "$F" fuzz_report_json fuzz_report_text fuzz_report >"$OUT/fuzz-report-build.log" 2>&1
+make -s -C "$F" fuzz_report_json fuzz_report_text fuzz_report fuzz_covmap >"$OUT/fuzz-report-build.log" 2>&1
 ok $? "report fuzzers build (clang -fsanitize=fuzzer,address,undefined)"
 
 if quick; then runs=3000; else runs=${KPLUG_FUZZ_RUNS:-20000}; fi
-for h in fuzz_report_json fuzz_report_text fuzz_report; do
+for h in fuzz_report_json fuzz_report_text fuzz_report fuzz_covmap; do
 	opts=() n=$runs
 	[ $h = fuzz_report_json ] && opts=(-dict="$F/report.dict")
 	# the whole tool writes its summary to stderr on every run, and starts
@@ -32,4 +32,9 @@ crash=$OUT/fuzz-smoke/macros-zero
 printf '\x02\x01{"file":"a.c","line":1,"function":"f","M":1,"parts":{"base":1,"own":0,"macro":0,"sanitizer":0,"noreturn":0},"macros":{"X":0}}\n' > "$crash"
 (cd "$OUT/fuzz-smoke" && "$F/fuzz_report" "$crash" >"$crash.log" 2>&1)
 ok $? "fuzz_report replays the all-zero macros record cleanly"
+# and the map crash of issue 22 (records of pointer sizes 4 and 8: a heap
+# write through an unchecked probe index), a seed of the covmap corpus
+(cd "$OUT/fuzz-smoke" && "$F/fuzz_covmap" "$F/corpus/covmap/mixed-pointer-sizes" \
+	>"$OUT/fuzz-smoke/covmap-mixed.log" 2>&1)
+ok $? "fuzz_covmap replays the map of mixed pointer sizes cleanly"
 done_testing

@@ -117,11 +117,16 @@ static int load_fn(struct covmap *m, struct rd *r, struct covfn *f)
 		return -1;
 	}
 	r->end = start + size;
-	m->ptr = sizes & 0xff;
-	if (!r->err && m->ptr != 4 && m->ptr != 8) {
+	if (!r->err && (sizes & 0xff) != 4 && (sizes & 0xff) != 8) {
 		r->err = "bad pointer size in map record";
 		return -1;
 	}
+	/* one pointer size per map: every record is read with m->ptr */
+	if (!r->err && m->ptr && (uint64_t)m->ptr != (sizes & 0xff)) {
+		r->err = "map records of different pointer sizes (4 and 8)";
+		return -1;
+	}
+	m->ptr = sizes & 0xff;
 	f->elt_size = sizes >> 8 & 0xff;
 	f->nnodes = rd_uint(r, 4);
 	f->nprobes = rd_uint(r, 4);
@@ -216,8 +221,14 @@ int covmap_load(struct covmap *m, const unsigned char *buf, size_t len,
 	while (r.p < r.end) {
 		struct rd one = r;
 
-		if (r.end - r.p >= 4 && get32(&(struct covmap){ .big = 1 }, r.p) == MAP_MAGIC)
-			m->big = one.big = 1;
+		/* one byte order per map: every record is read with m->big */
+		one.big = r.end - r.p >= 4 &&
+			  get32(&(struct covmap){ .big = 1 }, r.p) == MAP_MAGIC;
+		if (m->nfns && one.big != m->big) {
+			*err = "map records of different byte orders";
+			return -1;
+		}
+		m->big = one.big;
 		if (m->nfns == size) {
 			size = size ? 2 * size : 64;
 			m->fns = xrealloc(m->fns, size * sizeof(*m->fns));
