@@ -29,7 +29,7 @@ HOSTCC		?= gcc$(CC_SUFFIX)
 # GCC 16's headers need C++14; older ones are built as the kernel builds
 # its plugins, as C++11.
 CXX_STD		:= $(if $(filter-out 11 12 13 14 15,$(GCC_MAJOR)),gnu++17,gnu++11)
-HOST_TARGET	:= $(shell $(HOSTCC) -dumpmachine 2>/dev/null)
+HOST_TARGET	:= $(shell $(HOSTCC) -dumpmachine 2>/dev/null || cc -dumpmachine 2>/dev/null)
 PLUGIN_DIR	:= $(shell $(CC) -print-file-name=plugin 2>/dev/null)
 ifeq ($(GCC_TARGET),$(HOST_TARGET))
 PLUGIN_PKG	:= gcc-$(GCC_MAJOR)-plugin-dev
@@ -92,9 +92,9 @@ TOOLS		:= $(patsubst tools/%.c,tools/%,$(wildcard tools/*.c)) tools/kplug-report
 all: plugin tools
 
 prereqs:
-	@command -v $(firstword $(CXX)) >/dev/null 2>&1 || { echo "kplug: $(CXX) not found: apt-get install g++$(CC_SUFFIX) (or: make deps)" >&2; exit 1; }
 	@command -v $(CC) >/dev/null 2>&1 || { echo "kplug: compiler '$(CC)' not found: apt-get install $(if $(GCC_MAJOR),gcc-$(GCC_MAJOR),$(CC)) (or: make deps)" >&2; exit 1; }
 	@test -f "$(PLUGIN_DIR)/include/plugin-version.h" || { echo "kplug: no GCC plugin headers for $(CC) in $(PLUGIN_DIR)/include: apt-get install $(PLUGIN_PKG) (or: make deps)" >&2; exit 1; }
+	@command -v $(firstword $(CXX)) >/dev/null 2>&1 || { echo "kplug: $(CXX) not found: apt-get install g++$(CC_SUFFIX) (or: make deps)" >&2; exit 1; }
 	@test -f "$(INIH_LIB)" || { echo "kplug: static inih library (libinih.a) not found: apt-get install libinih-dev (or: make deps)" >&2; exit 1; }
 
 # KPLUG_SO names the output; relink when it was last linked for another CC

@@ -31,7 +31,7 @@ file /usr/lib/gcc-cross/arm-linux-gnueabi/12/plugin/include/plugin-version.h"
 
 # Files kplug's own packages install (tests/70 builds and installs them):
 # no package of the list provides those.
-OWN_FILES='^file /usr/(bin/kplug-|share/kplug(/|$)|share/doc/kplug-tools(/|$))'
+OWN_FILES='^file /usr/(bin/kplug-|share/kplug(/|$)|share/doc/kplug-tools(/|$)|share/man/man[17]/kplug)'
 
 # "WHAT PATH" for every tool and file used, or "WHAT !problem".
 used() {

@@ -131,6 +131,16 @@ if [ "$KCC" = gcc ]; then
 	err=$(make -s -C "$TOP" CC="$fake/gcc-13" KPLUG_SO="$T/x.so" 2>&1); rc=$?
 	is "$(echo "$err" | grep kplug)" "kplug: no GCC plugin headers for $fake/gcc-13 in $fake/plugin/include: apt-get install gcc-13-plugin-dev (or: make deps)" "missing plugin headers name the package"
 	ok $((rc == 0)) "missing plugin headers: make fails"
+	# CC=gcc-13 builds with g++-13: where it is missing, that is named
+	mkdir -p "$fake/plugin/include" && touch "$fake/plugin/include/plugin-version.h"
+	err=$(PATH=$fake:$PATH make -s -C "$TOP" CC=gcc-13 KPLUG_SO="$T/x.so" 2>&1); rc=$?
+	if command -v g++-13 >/dev/null; then
+		ok 1 "missing g++-13: this check needs a machine without g++-13"
+	else
+		is "$(echo "$err" | grep kplug)" "kplug: g++-13 not found: apt-get install g++-13 (or: make deps)" \
+			"CC=gcc-13 without g++-13: the C++ compiler derived from CC is named"
+	fi
+	ok $((rc == 0)) "missing g++-13: make fails"
 
 	# The README's main job: the bundled example.
 	ex=$(KPLUG="$KPLUG" "$TOP/example/run.sh" 2>&1); ok $? "example/run.sh succeeds"
