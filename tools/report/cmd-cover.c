@@ -69,13 +69,16 @@ static int load_map(struct covmap *m, const char *path)
 	if (elf_each_section(buf, st.st_size, SANCOV_SECTION, add_section, &s, &err) < 0)
 		fprintf(stderr, TOOL ": %s: %s\n", path, err);
 	else if (!s.len)
-		fprintf(stderr, TOOL ": %s: no coverage map (section " SANCOV_SECTION "): "
-			"build with -fplugin-arg-kplug-sancov-map=on or sancov-prune\n", path);
+		fprintf(stderr, TOOL ": %s: no coverage map (section " SANCOV_SECTION ", "
+			"debug information that strip removes): build with "
+			"-fplugin-arg-kplug-sancov-map=on or sancov-prune, and cover the "
+			"unstripped file\n", path);
 	else if (covmap_load(m, s.buf, s.len, &err) < 0)
 		fprintf(stderr, TOOL ": %s: %s\n", path, err);
 	else
 		ret = 0;
 	m->thumb = elf_machine(buf, st.st_size) == ELF_EM_ARM;
+	m->dyn = elf_type(buf, st.st_size) == ELF_ET_DYN;
 	munmap(buf, st.st_size);
 	m->data = s.buf;	/* the records point into it */
 	return ret;
@@ -147,6 +150,10 @@ static int cover(char **inputs, int n)
 	if (!ret && unknown) {
 		fprintf(stderr, TOOL ": %zu of %zu addresses are in no coverage map\n",
 			unknown, hits);
+		if (m.dyn)
+			fprintf(stderr, TOOL ": %s is position-independent (a PIE or a shared "
+				"object): it ran at other addresses than its map's; link the "
+				"program with -no-pie\n", inputs[0]);
 		ret = -1;
 	}
 	if (!ret) {

@@ -336,9 +336,24 @@ static void fn_lines(const struct covmap *m, const struct covfn *f,
 	free(stack);
 }
 
-static int cmp_str(const void *a, const void *b)
+/* "file:line" by file, then by line as a number (4 before 10). */
+static int cmp_line(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	const char *cx = strrchr(x, ':'), *cy = strrchr(y, ':');
+	size_t nx = cx ? (size_t)(cx - x) : strlen(x);
+	size_t ny = cy ? (size_t)(cy - y) : strlen(y);
+	unsigned long lx = cx ? strtoul(cx + 1, NULL, 10) : 0;
+	unsigned long ly = cy ? strtoul(cy + 1, NULL, 10) : 0;
+	int c = memcmp(x, y, nx < ny ? nx : ny);
+
+	if (c)
+		return c;
+	if (nx != ny)
+		return nx < ny ? -1 : 1;
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return strcmp(x, y);
 }
 
 char **covmap_lines(const struct covmap *m, size_t *n)
@@ -351,7 +366,7 @@ char **covmap_lines(const struct covmap *m, size_t *n)
 		fn_lines(m, &m->fns[i], &out, n, &size);
 	if (!*n)
 		return out;
-	qsort(out, *n, sizeof(*out), cmp_str);
+	qsort(out, *n, sizeof(*out), cmp_line);
 	for (i = 1; i < *n; i++) {
 		if (!strcmp(out[i], out[j]))
 			free(out[i]);

@@ -27,6 +27,7 @@ struct covfn {
 struct covmap {
 	int big, ptr;			/* byte order, pointer size */
 	int thumb;			/* arm: a PC may carry the Thumb bit */
+	int dyn;			/* ET_DYN: run-time addresses are not the map's */
 	struct covfn *fns;
 	size_t nfns;
 	struct covpc { uint64_t pc; uint32_t fn, probe; } *pcs;	/* sorted */
@@ -44,7 +45,8 @@ int covmap_load(struct covmap *m, const unsigned char *buf, size_t len,
 /* Mark the probe ADDR is: a PC a callback returned to, or an array element.
  * 0 when found, -1 when no map knows it. */
 int covmap_hit(struct covmap *m, uint64_t addr);
-/* The covered "file:line" strings of every function, sorted, unique. */
+/* The covered "file:line" strings of every function, unique, sorted by file
+ * and then by line number. */
 char **covmap_lines(const struct covmap *m, size_t *n);
 /* Probes in all maps of code the link kept, and how many were hit. */
 void covmap_stats(const struct covmap *m, size_t *probes, size_t *hit);

@@ -17,6 +17,7 @@
 #define SHN_XINDEX	0xffff
 #define SHT_NOBITS	8
 #define SHF_COMPRESSED	0x800
+#define E_TYPE		16	/* offset of e_type, both classes */
 #define E_MACHINE	18	/* offset of e_machine, both classes */
 
 struct elf {
@@ -54,6 +55,16 @@ int elf_machine(const unsigned char *buf, size_t len)
 		return -1;
 	e.big = buf[EI_DATA] == ELFDATA2MSB;
 	return (int)get(&e, E_MACHINE, 2);
+}
+
+int elf_type(const unsigned char *buf, size_t len)
+{
+	struct elf e = { buf, len, 0, 0 };
+
+	if (!elf_magic(buf, len) || len < E_TYPE + 2)
+		return -1;
+	e.big = buf[EI_DATA] == ELFDATA2MSB;
+	return (int)get(&e, E_TYPE, 2);
 }
 
 /* Section header I; the caller checked that the table is in bounds. */

@@ -20,6 +20,11 @@ int elf_magic(const unsigned char *buf, size_t len);
 /* e_machine of the ELF image BUF[0..LEN) (ELF_EM_ARM, ...), or -1. */
 int elf_machine(const unsigned char *buf, size_t len);
 
+#define ELF_ET_DYN	3	/* a PIE or a shared object */
+
+/* e_type of the ELF image BUF[0..LEN) (ELF_ET_DYN, ...), or -1. */
+int elf_type(const unsigned char *buf, size_t len);
+
 /*
  * Call FN(DATA, SIZE, ARG) for every section named NAME of the ELF image
  * BUF[0..LEN), in section order; stop when FN returns non-zero and return
