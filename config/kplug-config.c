@@ -961,19 +961,61 @@ static char *absolute(const char *path)
 	return abs;
 }
 
-/* The input relative to ROOT (default: the current directory). */
+/* PATH below the directory ROOT (both absolute, normalised), or NULL. */
+static char *below(const char *path, const char *root)
+{
+	size_t len = strlen(root);
+
+	if (!strcmp(root, "/"))
+		return kplug_xstrdup(path + 1);
+	if (!strncmp(path, root, len) && path[len] == '/')
+		return kplug_xstrdup(path + len + 1);
+	return NULL;
+}
+
+/*
+ * The physical spelling of the absolute path FILE: its directory with
+ * every symbolic link resolved, and its own name (a file that is itself a
+ * link stays where it is named).  NULL when the directory does not exist.
+ */
+static char *physical(const char *file)
+{
+	const char *slash = strrchr(file, '/');
+	char *dir = xasprintf("%.*s", (int)(slash - file), file);
+	char *real = realpath(*dir ? dir : "/", NULL);
+	char *out = NULL;
+
+	if (real) {
+		out = xasprintf("%s/%s", strcmp(real, "/") ? real : "", slash + 1);
+		normalize(out);
+	}
+	free(dir);
+	free(real);
+	return out;
+}
+
+/*
+ * The input relative to ROOT (default: the current directory).  getcwd()
+ * gives the physical directory while a root or an input may be spelled
+ * through a symbolic link: where the spellings as given do not nest, the
+ * physical ones are compared.
+ */
 static char *match_path(const char *input, const char *root)
 {
 	char *abs_input = absolute(input);
 	char *abs_root = absolute(root ? root : ".");
-	size_t len = strlen(abs_root);
-	char *rel;
+	char *rel = below(abs_input, abs_root);
 
-	if (!strcmp(abs_root, "/"))
-		rel = kplug_xstrdup(abs_input + 1);
-	else if (!strncmp(abs_input, abs_root, len) && abs_input[len] == '/')
-		rel = kplug_xstrdup(abs_input + len + 1);
-	else
+	if (!rel) {
+		char *real_input = physical(abs_input);
+		char *real_root = realpath(abs_root, NULL);
+
+		if (real_input && real_root)
+			rel = below(real_input, real_root);
+		free(real_input);
+		free(real_root);
+	}
+	if (!rel)
 		rel = kplug_xstrdup(abs_input);
 	free(abs_input);
 	free(abs_root);
