@@ -219,12 +219,36 @@ static bool check_source_known(const char *source)
  * so which passes run, with what options.  Called once the source's name
  * is known, before the front end parses any code.
  */
+/*
+ * Relative paths mean the directory the unit was compiled in, which for
+ * preprocessed input may not be cc1's (icecream compiles remotely, in
+ * another directory).  Where it cannot be known and matching depends on
+ * it, stop rather than guess: icecream then compiles locally.
+ */
+static bool set_unit_dir(const char *source)
+{
+	const char *glob, *origin, *dir;
+	bool unknown;
+
+	dir = kplug_source_dir(kplug_raw_input, &unknown);
+	kplug_config_set_cwd(kplug_cfg, dir);
+	if (!unknown || !kplug_config_needs_cwd(kplug_cfg, source))
+		return true;
+	origin = kplug_config_path_origin(kplug_cfg, &glob);
+	kplug_error("%s: [path:%s] matches '%s' against root= by the directory it "
+		    "was compiled in, which this preprocessed input on stdin does not "
+		    "name: preprocess with -fworking-directory (or -g), or give root= "
+		    "and the source path both relative or both absolute",
+		    origin, glob, source);
+	return false;
+}
+
 static void begin_unit(const char *source)
 {
 	int p;
 
 	kplug_source = source;
-	if (!check_source_known(source))
+	if (!check_source_known(source) || !set_unit_dir(source))
 		return;
 	if (kplug_config_resolve(kplug_cfg, source)) {
 		error("%s", kplug_config_error(kplug_cfg));
@@ -298,6 +322,7 @@ int plugin_init(struct plugin_name_args *plugin_info,
 	 */
 	kplug_plugin_name = name;
 	kplug_raw_input = main_input_filename ? main_input_filename : "-";
+	kplug_source_watch_dir();
 	register_callback(name, PLUGIN_START_UNIT, start_unit, NULL);
 	return 0;
 }

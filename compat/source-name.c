@@ -57,6 +57,51 @@ static void source_line_change(cpp_reader *reader, const cpp_token *token,
 	source_settle(NULL);
 }
 
+/*
+ * The directory a preprocessed unit names on its second line ("# 1
+ * "DIR//"", written by -fworking-directory, which -g implies): libcpp
+ * reports it through the dir_change callback while the front end reads
+ * the main file in its post_options hook.  That hook sets the callback
+ * just before it calls lang_hooks.preprocess_options and reads the file,
+ * so kplug wraps it from there.
+ */
+static char *unit_dir;
+static void (*prev_dir_change)(cpp_reader *, const char *);
+static void (*prev_preprocess_options)(cpp_reader *);
+
+static void source_dir_change(cpp_reader *reader, const char *dir)
+{
+	if (prev_dir_change)
+		prev_dir_change(reader, dir);
+	free(unit_dir);
+	unit_dir = xstrdup(dir);
+}
+
+static void source_preprocess_options(cpp_reader *reader)
+{
+	cpp_callbacks *cb = cpp_get_callbacks(reader);
+
+	prev_dir_change = cb->dir_change;
+	cb->dir_change = source_dir_change;
+	if (prev_preprocess_options)
+		prev_preprocess_options(reader);
+}
+
+void kplug_source_watch_dir(void)
+{
+	prev_preprocess_options = lang_hooks.preprocess_options;
+	lang_hooks.preprocess_options = source_preprocess_options;
+}
+
+const char *kplug_source_dir(const char *raw, bool *unknown)
+{
+	bool preprocessed = &parse_in && parse_in &&
+			    cpp_get_options(parse_in)->preprocessed;
+
+	*unknown = preprocessed && !unit_dir && is_stdin(raw);
+	return preprocessed ? unit_dir : NULL;
+}
+
 void kplug_source_name(const char *raw, kplug_source_cb done)
 {
 	cpp_callbacks *cb;

@@ -18,4 +18,16 @@ typedef void (*kplug_source_cb)(const char *name);
  */
 void kplug_source_name(const char *raw, kplug_source_cb done);
 
+/* Call from plugin_init, before the front end reads its input. */
+void kplug_source_watch_dir(void);
+
+/*
+ * The directory the unit was compiled in when it differs from cc1's: for
+ * preprocessed input, the directory its working-directory line names;
+ * else NULL (the current directory).  *UNKNOWN is set for preprocessed
+ * input on stdin without that line (icecream's remote compile without
+ * -g): its directory cannot be known.
+ */
+const char *kplug_source_dir(const char *raw, bool *unknown);
+
 #endif

@@ -66,6 +66,7 @@ struct kplug_config {
 	int *enabled;
 	int *forbidden;
 	char *match_path;
+	char *cwd;		/* the unit's working directory, or NULL: getcwd() */
 	char *err;		/* the last error line, or NULL */
 };
 
@@ -330,6 +331,7 @@ void kplug_config_free(struct kplug_config *cfg)
 	free(cfg->enabled);
 	free(cfg->forbidden);
 	free(cfg->match_path);
+	free(cfg->cwd);
 	free(cfg->err);
 	free(cfg);
 }
@@ -946,12 +948,15 @@ static void normalize(char *path)
 	*out = '\0';
 }
 
-static char *absolute(const char *path)
+/* PATH made absolute against DIR (NULL: the current directory). */
+static char *absolute(const char *path, const char *dir)
 {
 	char *cwd = NULL, *abs;
 
 	if (path[0] == '/')
 		abs = kplug_xstrdup(path);
+	else if (dir)
+		abs = xasprintf("%s/%s", dir, path);
 	else if (!(cwd = getcwd(NULL, 0)))	/* allocated: any length */
 		abs = xasprintf("/%s", path);	/* cwd deleted: take "/" */
 	else
@@ -1000,10 +1005,10 @@ static char *physical(const char *file)
  * through a symbolic link: where the spellings as given do not nest, the
  * physical ones are compared.
  */
-static char *match_path(const char *input, const char *root)
+static char *match_path(const char *input, const char *root, const char *dir)
 {
-	char *abs_input = absolute(input);
-	char *abs_root = absolute(root ? root : ".");
+	char *abs_input = absolute(input, dir);
+	char *abs_root = absolute(root ? root : ".", dir);
 	char *rel = below(abs_input, abs_root);
 
 	if (!rel) {
@@ -1177,7 +1182,7 @@ int kplug_config_resolve(struct kplug_config *cfg, const char *input)
 
 	reset(cfg);
 	free(cfg->match_path);
-	cfg->match_path = input ? match_path(input, find_root(cfg)) : NULL;
+	cfg->match_path = input ? match_path(input, find_root(cfg), cfg->cwd) : NULL;
 
 	for (layer = LAYER_DEFAULT; layer <= LAYER_ARG; layer++) {
 		for (s = cfg->head; s; s = s->next) {
@@ -1204,6 +1209,21 @@ const char *kplug_config_path_origin(const struct kplug_config *cfg,
 		}
 	}
 	return NULL;
+}
+
+void kplug_config_set_cwd(struct kplug_config *cfg, const char *dir)
+{
+	free(cfg->cwd);
+	cfg->cwd = dir ? kplug_xstrdup(dir) : NULL;
+}
+
+int kplug_config_needs_cwd(const struct kplug_config *cfg, const char *input)
+{
+	const char *glob, *root = find_root(cfg);
+
+	if (!input || !kplug_config_path_origin(cfg, &glob))
+		return 0;
+	return (input[0] == '/') != (root && root[0] == '/');
 }
 
 const char *kplug_config_match_path(const struct kplug_config *cfg)

@@ -101,6 +101,20 @@ int kplug_config_resolve(struct kplug_config *cfg, const char *input);
 const char *kplug_config_path_origin(const struct kplug_config *cfg,
 				     const char **glob);
 
+/*
+ * Resolve relative paths (the input, root=) against DIR, the directory the
+ * unit was compiled in, instead of the current directory (NULL: back to
+ * getcwd()).  Call before resolve.
+ */
+void kplug_config_set_cwd(struct kplug_config *cfg, const char *dir);
+
+/*
+ * Whether matching INPUT to [path:] sections depends on the directory the
+ * unit was compiled in: one of INPUT and the root is absolute, the other
+ * relative (both relative, or both absolute, match anywhere).
+ */
+int kplug_config_needs_cwd(const struct kplug_config *cfg, const char *input);
+
 /* After resolve: the input path that [path:GLOB] sections were matched to. */
 const char *kplug_config_match_path(const struct kplug_config *cfg);
 
