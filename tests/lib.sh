@@ -118,21 +118,48 @@ gcc_source() {
 	echo "$dir"
 }
 
+# scripts/gcc-plugins of the chroot's Linux 7.2 (gcc-common.h for GCC 13+),
+# extracted once into $CACHE/gcc-plugins-7.2-ID, ID the tarball's
+# size and date.  Prints the directory that holds scripts/gcc-plugins.
+gcc_plugins_72() {
+	local tar=/usr/src/linux-source-7.2.tar.xz id dir tmp
+	id=$(stat -c '%s-%Y' "$tar") || return 1
+	dir=$CACHE/gcc-plugins-7.2-$id
+	if [ ! -f "$dir/.extracted" ]; then
+		tmp=$(mktemp -d "$CACHE/.gcc-plugins.XXXXXX") &&
+		tar -C "$tmp" --strip-components=1 -xf "$tar" \
+			--wildcards 'linux-source-7.2/scripts/gcc-plugins/*' &&
+		touch "$tmp/.extracted" &&
+		{ mv -T "$tmp" "$dir" 2>/dev/null || [ -f "$dir/.extracted" ]; } &&
+		rm -rf "$tmp" || return 1
+	fi
+	echo "$dir"
+}
+
 # Build the 2016 cyc_complexity plugin from the seed patch, with the Linux 6.1
-# tree's gcc-common.h, for CC (default gcc).  Prints the .so path.
+# tree's gcc-common.h (7.2's for GCC 13+), for CC (default gcc).  Prints the
+# .so path.
 seed_cyc_plugin() {
-	local cc=${1:-gcc} linux so src
+	local cc=${1:-gcc} linux so src major gxx=g++ std=gnu++11
 	so="$CACHE/seed-cyc-$cc.so"
-	src="$CACHE/cyc_complexity_plugin.c"
+	src="$CACHE/cyc_complexity_plugin-$cc.c"
+	major=$($cc -dumpversion | cut -d. -f1)
 	if [ ! -f "$so" ]; then
-		linux=$(kernel_tree 6.1) || return 1
+		if [ "$major" -ge 13 ]; then
+			# GCC 13+: Linux 7.2's gcc-common.h knows them, and the
+			# chroots have only g++-N (GCC 16 needs C++14 or later)
+			linux=$(gcc_plugins_72) || return 1
+			gxx=g++-$major std=gnu++17
+		else
+			linux=$(kernel_tree 6.1) || return 1
+		fi
 		awk '/^diff --git a\/scripts\/gcc-plugins\/cyc_complexity_plugin.c/ { f = 1; next }
 		     f && /^@@/ { body = 1; next }
 		     body && (/^-- $/ || /^diff /) { exit }
 		     body && /^\+/ { print substr($0, 2) }' \
 			"$SEEDS"/004-*cyclomatic*.patch > "$src" || return 1
 		grep -q 'Cyclomatic Complexity %d' "$src" || return 1
-		g++ -shared -fPIC -fno-rtti -fno-exceptions -std=gnu++11 -O2 -w \
+		$gxx -shared -fPIC -fno-rtti -fno-exceptions -std=$std -O2 -w \
 			-I"$($cc -print-file-name=plugin)/include" \
 			-I"$linux/scripts/gcc-plugins" -o "$so.tmp" "$src" &&
 			mv "$so.tmp" "$so" || return 1
