@@ -47,24 +47,25 @@ int elf_magic(const unsigned char *buf, size_t len)
 	return len >= 4 && !memcmp(buf, ELF_MAGIC, 4);
 }
 
-int elf_machine(const unsigned char *buf, size_t len)
+/* The ELF header's 16-bit field at OFF (the same in both classes), or -1. */
+static int header_half(const unsigned char *buf, size_t len, size_t off)
 {
 	struct elf e = { buf, len, 0, 0 };
 
-	if (!elf_magic(buf, len) || len < E_MACHINE + 2)
+	if (!elf_magic(buf, len) || len < off + 2)
 		return -1;
 	e.big = buf[EI_DATA] == ELFDATA2MSB;
-	return (int)get(&e, E_MACHINE, 2);
+	return (int)get(&e, off, 2);
+}
+
+int elf_machine(const unsigned char *buf, size_t len)
+{
+	return header_half(buf, len, E_MACHINE);
 }
 
 int elf_type(const unsigned char *buf, size_t len)
 {
-	struct elf e = { buf, len, 0, 0 };
-
-	if (!elf_magic(buf, len) || len < E_TYPE + 2)
-		return -1;
-	e.big = buf[EI_DATA] == ELFDATA2MSB;
-	return (int)get(&e, E_TYPE, 2);
+	return header_half(buf, len, E_TYPE);
 }
 
 /* Section header I; the caller checked that the table is in bounds. */
