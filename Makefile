@@ -4,7 +4,7 @@
 #   make                  build kplug.so (and tools) for $(CC)
 #   make CC=gcc-11        build for another GCC (cross compilers too)
 #   make install          copy kplug.so into $(CC)'s plugin directory
-#   make deb              Debian packages gcc-12-kplug, gcc-11-kplug, kplug-tools
+#   make deb              Debian packages gcc-N-kplug (this distribution's GCCs), kplug-tools
 #   make man              the man pages kplug(7), kplug-report(1), kplug-kbuild(1)
 #   make deps             apt-get install what the build and tests need
 #   make check            the whole test suite (ends with "N passed, N failed")
