@@ -33,9 +33,23 @@ file /usr/lib/gcc-cross/arm-linux-gnueabi/12/plugin/include/plugin-version.h"
 # no package of the list provides those.
 OWN_FILES='^file /usr/(bin/kplug-|share/kplug(/|$)|share/doc/kplug-tools(/|$)|share/man/man[17]/kplug)'
 
-# "WHAT PATH" for every tool and file used, or "WHAT !problem".
+# Files only the toolchain chroots have (tests that read them run there):
+# "SUITE PKG" of the first chroot whose package list brings PATH.
+chroot_owner() {
+	local suite pkg
+	for suite in trixie sid; do
+		pkg=$(tools/toolchain-chroot run "$suite" dpkg -S "$1" 2>/dev/null |
+			sed -n 's/^\([^:, ]*\)[^/]*: \/.*/\1/p' | head -1)
+		[ -n "$pkg" ] && tools/toolchain-chroot packages "$suite" | grep -qx -- "$pkg" &&
+			{ echo "$suite $pkg"; return 0; }
+	done
+	return 1
+}
+
+# "WHAT PATH" for every tool and file used, "WHAT @SUITE PKG" for a file
+# of a toolchain chroot, or "WHAT !problem".
 used() {
-	local kind what path
+	local kind what path in_chroot
 	{
 		perl "$TOP/tests/tools-used.pl" tests/*.t tests/*.sh tests/*/*.sh \
 			tests/kernel/*.pl tests/sancov/*.pl example/*.sh example/*/*.sh \
@@ -44,7 +58,13 @@ used() {
 		echo "$INDIRECT"
 	} | sort -u | while read -r kind what; do
 		if [ "$kind" = file ]; then
-			[ -e "$what" ] && echo "$what $what" || echo "$what !no such file"
+			if [ -e "$what" ]; then
+				echo "$what $what"
+			elif in_chroot=$(chroot_owner "$what"); then
+				echo "$what @$in_chroot"
+			else
+				echo "$what !no such file"
+			fi
 		elif path=$(PATH=$SYS_PATH type -P "$what"); then
 			echo "$what $path"
 		elif grep -qx "command $what" <<<"$INDIRECT"; then
@@ -62,7 +82,7 @@ owners() {
 		pk[$path]+="$p "
 	done < <(
 		while read -r what path; do
-			case $path in !*) continue ;; esac
+			case $path in !* | @*) continue ;; esac
 			echo "$path"
 			case $path in /usr/*bin/*) echo "${path#/usr}" ;; esac
 			readlink -f "$path"
@@ -75,7 +95,7 @@ owners() {
 			sed -n 's#^\([^:, ]*\)[^/]*: \(/.*\)$#\2 \1#p'
 	)
 	while read -r what path; do
-		case $path in !*) echo "$what $path"; continue ;; esac
+		case $path in !* | @*) echo "$what $path"; continue ;; esac
 		cands="${pk[$path]:-}${pk[${path#/usr}]:-}${pk[$(readlink -f "$path")]:-}"
 		alt=$(readlink "$path")
 		case $alt in /etc/alternatives/*)
@@ -105,7 +125,7 @@ check() {
 	local allowed what path pkgs p ok_any
 	allowed=$(closure "$1")
 	while read -r what path pkgs; do
-		case $path in !*) echo "$what: ${path#!}"; continue ;; esac
+		case $path in !*) echo "$what: ${path#!}"; continue ;; @*) continue ;; esac
 		case $pkgs in !*) echo "$what ($path): ${pkgs#!}"; continue ;; esac
 		ok_any=
 		for p in $pkgs; do grep -qx "$p" <<<"$allowed" && ok_any=$p; done
@@ -123,6 +143,12 @@ for p in libclang-rt-14-dev llvm-14 clang-14; do
 done
 bad=$(check "$deps")
 is "$bad" "" "every tool the tests call comes from the install list or a required package"
+
+# Files of the chroots: found in the list of the chroot that has them.
+is "$(chroot_owner /usr/src/linux-source-7.2.tar.xz)" "trixie linux-source-7.2" \
+	"a file only the chroots have comes from a package of a chroot's list"
+chroot_owner "$TOP/no-such-file.$$" >/dev/null
+ok $((! $?)) "self-check: a file no chroot has is not found"
 
 # The checker can fail: without valgrind and llvm-14 in the list, both are named.
 bad=$(check "$(tr ' ' '\n' <<<"$deps" | grep -vx -e valgrind -e llvm-14 | xargs)")
