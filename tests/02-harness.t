@@ -87,4 +87,8 @@ is "$(echo "$out" | sed -n '/said\.t 2 - two$/,/^$/p' | sed '1d;$d' | paste -sd'
 		'expected: expected' 'after two' | sed 's/|$//')" \
 	"a failed check is listed with the diagnostics around it"
 rm -rf "$T"
+
+# ok and is return the check's result (in a subshell: its counts stay there).
+is "$( (ok 0 x; echo "rc=$?"; ok 1 y; echo "rc=$?"; is a a z; echo "rc=$?"; is a b w; echo "rc=$?") 2>/dev/null |
+	grep '^rc=' | paste -sd' ')" "rc=0 rc=1 rc=0 rc=1" "ok and is return 0 on a pass and 1 on a failure"
 done_testing

@@ -25,6 +25,8 @@ _tap_n=0
 _tap_fail=0
 
 plan() { echo "1..$1"; }
+# ok and is return the check's result: "ok $? WHAT || diag ..." explains a
+# failure.
 ok() {	# ok COND-EXIT-STATUS DESCRIPTION
 	_tap_n=$((_tap_n + 1))
 	_diag_mark
@@ -33,6 +35,7 @@ ok() {	# ok COND-EXIT-STATUS DESCRIPTION
 	else
 		echo "not ok $_tap_n - $2"
 		_tap_fail=$((_tap_fail + 1))
+		return 1
 	fi
 }
 is() {	# is GOT EXPECTED DESCRIPTION
@@ -42,6 +45,7 @@ is() {	# is GOT EXPECTED DESCRIPTION
 		ok 1 "$3"
 		diag "got:      $1"
 		diag "expected: $2"
+		return 1
 	fi
 }
 # skip REASON: counted as skipped (never as passed); the harness lists
