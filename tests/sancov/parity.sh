@@ -13,25 +13,76 @@
 # PARITY_FLOAT=1, which turns kplug's sancov-float on; without it kplug must
 # emit none.  Jumps (tail calls) to callbacks are counted in the objects:
 # native's count is reported, kplug's must be 0.  PARITY_KFLAGS adds kplug
-# flags (the self-test uses it to provoke differences).
+# flags (the self-test uses it to provoke differences); PARITY_CFLAGS adds
+# flags to both compiles (-fpermissive: GCC 14 made gnu89's implicit
+# declarations errors, which the torture files rely on).
+# A FILE that ends in .o is a kernel unit: an object of the kbuild O= tree
+# PARITY_KBUILD_DIR, compiled both ways by the command kbuild ran for it
+# (its .cmd file) with CC for the compiler and without kplug's flags.
 # Prints differences (at most 20) and one summary line; exit status 0 only
 # on full parity.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
+# supported CC WORD...: the words, without the -f and -m options CC
+# rejects (a tree configured by another GCC has its cc-option results:
+# each compiler gets what its own kbuild would give it, both ways alike).
+supported() {
+	local cc=$1 w out=
+	shift
+	for w; do
+		case $w in
+		-f* | -m*)
+			$cc -Werror "$w" -c -x c /dev/null -o /dev/null 2>/dev/null || continue ;;
+		esac
+		out="$out $w"
+	done
+	echo "${out# }"
+}
+
+# kbuild_compile CC OBJ ARG...: OBJ's kbuild command (up to its source: no
+# objtool), by CC, without the dependency file, -o, kplug's flags or
+# -fsanitize-coverage, then ARGs; run in PARITY_KBUILD_DIR.
+kbuild_compile() {
+	local cc=$1 o=$2 cmdfile cmd
+	shift 2
+	cmdfile=$PARITY_KBUILD_DIR/$(dirname "$o")/.$(basename "$o").cmd
+	cmd=$(sed -n '1s/^[a-z_]*cmd_[^ ]* := //p' "$cmdfile") || return 1
+	cmd=$(perl -e '$_ = shift; my ($o, $cc) = @ARGV;
+		s/^(.* -c -o \Q$o\E \S+\.c)(?: .*)?$/$1/ or exit 1;
+		s/^\S+/$cc/;
+		s/ -c -o \Q$o\E / -c /;
+		s/ -Wp,-MMD,\S+//;
+		s/ -(?:fplugin|fplugin-arg-kplug-[^= ]+|fsanitize-coverage)=\S+//g;
+		s/ -DKPLUG_ID=\S+//;
+		print' "$cmd" "$o" "$cc") || return 1
+	cmd=$(supported "$cc" $cmd) || return 1
+	(cd "$PARITY_KBUILD_DIR" && sh -c "$cmd $*")
+}
+
+# compile CC OPT FILE ARG...: FILE (a C file or a kernel unit) at OPT.
+compile() {
+	local cc=$1 opt=$2 f=$3
+	shift 3
+	case $f in
+	*.o)	kbuild_compile "$cc" "$f" $opt "$@" ;;
+	*)	$cc $opt -w ${PARITY_CFLAGS:-} -c "$f" "$@" ;;
+	esac
+}
+
 one() {	# one CC SO OPT WORKDIR FILE
 	local cc=$1 so=$2 opt=$3 work=$4 f=$5 d kflags
-	d=$work/$(basename "${f%.c}")_$(printf '%s' "$f" | cksum | cut -d' ' -f1)
+	d=$work/$(basename "${f%.[co]}")_$(printf '%s' "$f" | cksum | cut -d' ' -f1)
 	mkdir -p "$d"
 	kflags="-fplugin=$so -fplugin-arg-kplug-enable=sancov -fplugin-arg-kplug-sancov-trace=pc,cmp"
 	[ "${PARITY_FLOAT:-0}" = 1 ] && kflags="$kflags -fplugin-arg-kplug-sancov-float=on"
-	if ! $cc $opt -w -c "$f" -o "$d/n.o" -fdump-tree-optimized="$d/n.opt" \
-		-fsanitize-coverage=trace-pc,trace-cmp >/dev/null 2>&1; then
-		rm -f "$d"/*
+	if ! compile "$cc" "$opt" "$f" -o "$d/n.o" -fdump-tree-optimized="$d/n.opt" \
+		-fsanitize-coverage=trace-pc,trace-cmp >"$d/n.err" 2>&1; then
+		rm -f "$d/n.o" "$d/n.opt"	# n.err says why
 		echo "$f" > "$d/dropped"
 		return
 	fi
-	if ! $cc $opt -w -c "$f" -o "$d/k.o" -fdump-tree-optimized="$d/k.opt" \
+	if ! compile "$cc" "$opt" "$f" -o "$d/k.o" -fdump-tree-optimized="$d/k.opt" \
 		$kflags ${PARITY_KFLAGS:-} >"$d/k.err" 2>&1; then
 		echo "$f" > "$d/kfail"
 		return

@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# sancov parity with native -fsanitize-coverage=trace-pc,trace-cmp on
+# kernel units, per function and callback (tests/sancov/parity.sh), with
+# every compiler: the units of the shared x86_64 builds (Linux 6.12 with
+# GCC 11 and 12, Linux 7.2 with GCC 13 to 16, 7.2's built by gcc-14),
+# each compiled again from its kbuild command line by that compiler,
+# natively and with kplug's sancov in place of the kernel's kplug flags.
+# 32-sancov-parity.t and 49-sancov-parity-cc.t do the same on GCC's tests.
+# runs alone
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/kernel/lib-kernel.sh"
+
+if quick; then
+	skip "kernel builds (KPLUG_QUICK)"
+	done_testing
+fi
+
+UNITS="fs/read_write.o kernel/exit.o mm/filemap.o"
+W=$(mktemp -d "$OUT/k58.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+
+# kernel_parity CC SUITE VER BUILD: parity of UNITS of BUILD, compiled by
+# CC.  PARITY_KFLAGS (the self-check) goes to parity.sh.
+kernel_parity() {
+	local cc=$1 suite=$2 ver=$3 build=$4 run so out rc n
+	run=()
+	[ "$suite" = host ] || run=("$TOP/tools/toolchain-chroot" run "$suite")
+	so=$(kplug_so_path "$cc")
+	"${run[@]}" make -s -C "$TOP" CC="$cc" KPLUG_SO="$so" plugin >"$W/make-$cc.log" 2>&1
+	ok $? "$cc: kplug.so built ($so)"
+	out=$("${run[@]}" env PARITY_KBUILD_DIR="$KOUT/$build" PARITY_KFLAGS="${PARITY_KFLAGS:-}" \
+		bash "$TOP/tests/sancov/parity.sh" "$cc" "$so" -O2 "$W/$cc" $UNITS 2>&1)
+	rc=$?
+	diag "$cc, Linux $ver: $(tail -1 <<<"$out")"
+	[ $rc -eq 0 ] || head -20 <<<"$out" | diag_in
+	ok $rc "$cc, Linux $ver units: every function has native's callbacks"
+	n=$(sed -n 's/^files \([0-9]*\) (dropped 0) .*/\1/p' <<<"$out")
+	is "${n:-none}" "$(wc -w <<<"$UNITS")" "$cc: all $(wc -w <<<"$UNITS") units compiled both ways, none dropped"
+	[ "${n:-0}" = "$(wc -w <<<"$UNITS")" ] || cat "$W/$cc"/*/n.err 2>/dev/null | head -5 | diag_in
+}
+
+# the builds, each once (51 made them: cached)
+built=
+build_once() {	# build_once VER
+	case " $built " in *" $1 "*) return 0 ;; esac
+	built="$built $1"
+	case $1 in
+	6.12)	kt_build_x86 ;;
+	7.2)	kt_build_x86_72 ;;
+	esac
+	ok $? "Linux $1: x86_64 build ($( ((KT_REUSED)) && echo 'cached' || echo "built in ${KT_SECONDS}s"))"
+}
+
+for cc in ${KPLUG_COMPILERS:-gcc gcc-11 gcc-13 gcc-14 gcc-15 gcc-16}; do
+	suite=$("$TOP/tools/toolchain-chroot" suite "$cc")
+	ok $? "$cc: found (${suite:-nowhere})" || continue
+	case $suite in
+	host)	build_once 6.12 && kernel_parity "$cc" host 6.12 "$KT_X86" ;;
+	*)	build_once 7.2 && kernel_parity "$cc" "$suite" 7.2 "$KT_X86_72" ;;
+	esac
+done
+
+# The check can fail: kplug tracing less than native is caught.
+build_once 7.2
+out=$(PARITY_KFLAGS=-fplugin-arg-kplug-sancov-trace=pc kernel_parity gcc-14 trixie 7.2 "$KT_X86_72" 2>&1)
+grep -q '^not ok .*every function has native' <<<"$out"
+ok $? "self-check: kplug with trace=pc only differs from native on the units"
+done_testing
