@@ -24,20 +24,31 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
-# supported CC WORD...: the words, without the -f and -m options CC
+# supported CC WORD...: SUPPORTED is the words, without the -f and -m options CC
 # rejects (a tree configured by another GCC has its cc-option results:
 # each compiler gets what its own kbuild would give it, both ways alike).
+# Each option is probed once per batch (both compiles of every unit share
+# the answers in REJECTED/ACCEPTED).
+declare -A ACCEPTED REJECTED
 supported() {
 	local cc=$1 w out=
 	shift
 	for w; do
 		case $w in
 		-f* | -m*)
-			$cc -Werror "$w" -c -x c /dev/null -o /dev/null 2>/dev/null || continue ;;
+			[ -n "${REJECTED[$w]:-}" ] && continue
+			if [ -z "${ACCEPTED[$w]:-}" ]; then
+				if $cc -Werror "$w" -c -x c /dev/null -o /dev/null 2>/dev/null; then
+					ACCEPTED[$w]=1
+				else
+					REJECTED[$w]=1
+					continue
+				fi
+			fi ;;
 		esac
 		out="$out $w"
 	done
-	echo "${out# }"
+	SUPPORTED=${out# }
 }
 
 # kbuild_compile CC OBJ ARG...: OBJ's kbuild command (up to its source: no
@@ -56,8 +67,8 @@ kbuild_compile() {
 		s/ -(?:fplugin|fplugin-arg-kplug-[^= ]+|fsanitize-coverage)=\S+//g;
 		s/ -DKPLUG_ID=\S+//;
 		print' "$cmd" "$o" "$cc") || return 1
-	cmd=$(supported "$cc" $cmd) || return 1
-	(cd "$PARITY_KBUILD_DIR" && sh -c "$cmd $*")
+	supported "$cc" $cmd
+	(cd "$PARITY_KBUILD_DIR" && sh -c "$SUPPORTED $*")
 }
 
 # compile CC OPT FILE ARG...: FILE (a C file or a kernel unit) at OPT.
