@@ -91,4 +91,17 @@ rm -rf "$T"
 # ok and is return the check's result (in a subshell: its counts stay there).
 is "$( (ok 0 x; echo "rc=$?"; ok 1 y; echo "rc=$?"; is a a z; echo "rc=$?"; is a b w; echo "rc=$?") 2>/dev/null |
 	grep '^rc=' | paste -sd' ')" "rc=0 rc=1 rc=0 rc=1" "ok and is return 0 on a pass and 1 on a failure"
+# kplug_so_for builds one compiler's plugin once at a time: two test files
+# that run side by side may both ask for it (a make on PATH logs its span).
+mkdir -p "$T/bin"
+cat >"$T/bin/make" <<EOF
+#!/bin/sh
+echo "start \$\$ \$(date +%s%N)" >>"$T/makes"
+sleep 1
+echo "end \$\$ \$(date +%s%N)" >>"$T/makes"
+EOF
+chmod +x "$T/bin/make"
+(PATH=$T/bin:$PATH; kplug_so_for kplug-harness-cc >/dev/null & kplug_so_for kplug-harness-cc >/dev/null; wait)
+is "$(awk '$1 == "start" { n++; if (open) bad = 1; open = 1 } $1 == "end" { open = 0 }
+	END { print n, bad + 0 }' "$T/makes")" "2 0" "two builds of one compiler's plugin never overlap"
 done_testing

@@ -14,8 +14,12 @@ kplug_so_path() { if [ "$1" = gcc ]; then echo "$TOP/kplug.so"; else echo "$TOP/
 kplug_so_for() {
 	local so
 	so=$(kplug_so_path "$1")
-	# never leave a stale plugin for the tests to load
-	make -s -C "$TOP" CC="$1" KPLUG_SO="$so" plugin >&2 || { rm -f "$so"; return 1; }
+	# Two test files may build one compiler's plugin at once: one make
+	# at a time per compiler, or one links while the other reads a
+	# half-written kplug.so.tmp.  Never leave a stale plugin behind.
+	mkdir -p "$TOP/build/locks" &&
+	flock "$TOP/build/locks/$1" make -s -C "$TOP" CC="$1" KPLUG_SO="$so" plugin >&2 ||
+		{ rm -f "$so"; return 1; }
 	echo "$so"
 }
 KPLUG=${KPLUG_SO_PATH:-$(kplug_so_path "$KCC")}
