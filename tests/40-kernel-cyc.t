@@ -29,7 +29,5 @@ n_kplug=$(wc -l < "$T/kplug.sorted")
 diag "2016 plugin: $n_seed lines, kplug: $n_kplug records"
 [ "$n_seed" -ge 20000 ]; ok $? "the 2016 plugin reported $n_seed functions (expected about 28,000)"
 is "$n_kplug" "$n_seed" "kplug reports as many functions"
-cmp -s "$T/seed.sorted" "$T/kplug.sorted"; same=$?
-ok $same "every line equal"
-[ $same -eq 0 ] || diff "$T/seed.sorted" "$T/kplug.sorted" | head -20 | while read -r l; do diag "$l"; done
+same_nonempty "$T/seed.sorted" "$T/kplug.sorted" "every line equal"
 done_testing

@@ -146,13 +146,12 @@ done
 # Lines cross chunk boundaries everywhere with 7-byte chunks: same results.
 gcc -O2 -DCHUNK=7 -U__SSE2__ -pthread -I"$TOP" -o "$T/tiny" "$TOP"/tools/report/*.c "$TOP/config/kplug-json.c" -lm
 cat "$FIX/base.jsonl" "$FIX/bad.jsonl" "$FIX/new.jsonl" > "$T/mixed.jsonl"
-same=0
 for cmd in top dirs macros hist; do
-	"$R" $cmd -n 0 "$T/mixed.jsonl" > "$T/a" 2>&1
-	"$T/tiny" $cmd -n 0 "$T/mixed.jsonl" > "$T/b" 2>&1
-	cmp -s "$T/a" "$T/b" && same=$((same + 1))
+	"$R" $cmd -n 0 "$T/mixed.jsonl" > "$T/a.$cmd" 2>&1
+	"$T/tiny" $cmd -n 0 "$T/mixed.jsonl" > "$T/b.$cmd" 2>&1
+	same_nonempty "$T/a.$cmd" "$T/b.$cmd" \
+		"$cmd: 7-byte read chunks (lines split across chunks), portable string scan: same output"
 done
-is "$same" 4 "7-byte read chunks (lines split across chunks), portable string scan: same output"
 
 # ---- a report the plugin writes ----
 rm -f "$T/plugin.jsonl"
