@@ -52,4 +52,45 @@ rc=$?
 ok $((rc == 2 ? 0 : 1)) "cover on a stripped program fails (exit $rc)"
 grep -q "no coverage map (section .debug_kplug_sancov, debug information that strip removes)" "$t/err"
 ok $? "... naming the section strip removed"
+# An inline function of C++ compiled in two units is COMDAT: the link keeps
+# one copy and resolves the other's map to it.  It is counted once: as
+# many probes as the program has coverage code (at -O0, one per probe).
+cat >"$t/h.h" <<'EOF'
+inline int shared(int x)
+{
+	if (x > 3)
+		return x * 2;
+	return x + 1;
+}
+EOF
+printf '#include "h.h"\nint fa(int x) { return shared(x) + 1; }\n' >"$t/a.cc"
+printf '#include "h.h"\nint fa(int);\nint main(int c, char **) { return shared(c) + fa(c) > 100; }\n' >"$t/b.cc"
+# sites MODE PROGRAM: the coverage code the program has
+sites() {
+	case $1 in
+	pc|pc-guard)
+		objdump -d --no-show-raw-insn "$2" | grep -cE "call +[0-9a-f]+ <__sanitizer_cov_trace_${1/-/_}>" ;;
+	inline-8bit-counters)
+		echo $(( $(size -A "$2" | awk '$1 == "__sancov_cntrs" { print $2 }') )) ;;
+	esac
+}
+for mode in pc pc-guard inline-8bit-counters; do
+	d=$t/comdat-$mode
+	mkdir -p "$d"
+	for u in a b; do
+		g++ -O0 -c "$t/$u.cc" -o "$d/$u.o" -fplugin="$KPLUG" -fplugin-arg-kplug-enable=sancov \
+			-fplugin-arg-kplug-sancov-trace=$mode -fplugin-arg-kplug-sancov-map=on || rm -f "$d/$u.o"
+	done
+	g++ -no-pie "$d/a.o" "$d/b.o" "$t/rt.o" -o "$d/x" && KPLUG_COV_OUT=$d/hits "$d/x"
+	ok $? "$mode: C++ program with a COMDAT function in two units built and run" || continue
+	"$R" cover "$d/x" "$d/hits" >"$d/lines" 2>"$d/err"
+	ok $? "$mode: cover reads its hits" || diag_in <"$d/err"
+	n=$(sites $mode "$d/x")
+	grep -qx "kplug-report: cover: 3 functions, $n probes, [1-9][0-9]* hit, [0-9]* lines covered" "$d/err" &&
+		grep -qE 'note: 1 functions (are copies of another one|were discarded by the link)' "$d/err"
+	ok $? "$mode: shared() counted once: 3 functions, $n probes (the program's coverage code)" ||
+		diag_in <"$d/err"
+	grep -q '/h.h:5$' "$d/lines"
+	ok $? "$mode: the line shared() ran in its kept copy is covered" || diag_in <"$d/lines"
+done
 done_testing

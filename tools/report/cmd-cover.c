@@ -165,10 +165,14 @@ static int cover(char **inputs, int n)
 		free(lines);
 		covmap_stats(&m, &probes, &hit);
 		fprintf(stderr, TOOL ": cover: %zu functions, %zu probes, %zu hit, "
-			"%zu lines covered\n", m.nfns - m.dead, probes, hit, nl);
+			"%zu lines covered\n", m.nfns - m.dead - m.copies, probes, hit, nl);
 		if (m.dead)
 			fprintf(stderr, TOOL ": note: %zu functions were discarded by the "
-				"link (.exit.text on arm, for example): not counted\n", m.dead);
+				"link (a COMDAT function's other copies, .exit.text on arm): not "
+				"counted\n", m.dead);
+		if (m.copies)
+			fprintf(stderr, TOOL ": note: %zu functions are copies of another one "
+				"(COMDAT: the link kept one): counted once\n", m.copies);
 		if (m.shared_pcs)
 			fprintf(stderr, TOOL ": note: %zu probes have no call of their own "
 				"(merged or removed by the optimizer)\n", m.shared_pcs);

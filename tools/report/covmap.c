@@ -172,18 +172,73 @@ static int cmp_array(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(sort_map->fns[x].name, sort_map->fns[y].name);
+
+	return c ? c : x < y ? -1 : x > y;
+}
+
+/*
+ * Whether B is a copy of A's code: the same function compiled in two
+ * units (a COMDAT function, an inline function of C++), of which the
+ * link kept one and resolved the other's map addresses to it.  Both then
+ * name the same array, or the same call addresses probe for probe.
+ */
+static int same_code(const struct covmap *m, const struct covfn *a,
+		     const struct covfn *b)
+{
+	if (a->nprobes != b->nprobes)
+		return 0;
+	if (a->array && a->array == b->array)
+		return 1;
+	return a->npcs && a->npcs == b->npcs && getptr(m, a->pcs + 4) &&
+	       !memcmp(a->pcs, b->pcs, (size_t)a->npcs * (4 + m->ptr));
+}
+
+/* Mark every record that is a copy of an earlier one (same name, same code). */
+static void mark_copies(struct covmap *m)
+{
+	size_t *order = xrealloc(NULL, (m->nfns + 1) * sizeof(*order));
+	size_t i, j, start;
+
+	for (i = 0; i < m->nfns; i++)
+		order[i] = i;
+	sort_map = m;
+	qsort(order, m->nfns, sizeof(*order), cmp_name);
+	for (start = 0; start < m->nfns; start = i) {
+		for (i = start + 1; i < m->nfns &&
+		     !strcmp(m->fns[order[i]].name, m->fns[order[start]].name); i++) {
+			struct covfn *f = &m->fns[order[i]];
+
+			for (j = start; j < i && !f->copy; j++)
+				if (!m->fns[order[j]].copy &&
+				    same_code(m, &m->fns[order[j]], f))
+					f->copy = 1;
+			m->copies += f->copy;
+		}
+	}
+	free(order);
+}
+
 static void index_map(struct covmap *m)
 {
 	size_t i, n = 0;
 	uint32_t k;
 
+	mark_copies(m);
 	for (i = 0; i < m->nfns; i++)
 		n += m->fns[i].npcs;
 	m->pcs = xrealloc(NULL, (n + 1) * sizeof(*m->pcs));
 	m->by_array = xrealloc(NULL, (m->nfns + 1) * sizeof(*m->by_array));
 	for (i = 0; i < m->nfns; i++) {
 		struct covfn *f = &m->fns[i];
-		unsigned char *has = xrealloc(NULL, f->nprobes + 1);
+		unsigned char *has;
+
+		if (f->copy)
+			continue;	/* its probes are those of the kept copy */
+		has = xrealloc(NULL, f->nprobes + 1);
 
 		memset(has, 0, f->nprobes + 1);
 		for (k = 0; k < f->npcs; k++) {
@@ -199,7 +254,9 @@ static void index_map(struct covmap *m)
 				m->npcs++;
 			}
 		}
-		f->dead = f->npcs && memchr(has, 1, f->nprobes) == NULL;
+		/* addresses 0 (call labels, else the array): the link dropped it */
+		f->dead = f->npcs ? memchr(has, 1, f->nprobes) == NULL :
+			  f->elt_size && !f->array;
 		m->dead += f->dead;
 		for (k = 0; f->npcs && !f->dead && k < f->nprobes; k++)
 			m->shared_pcs += !has[k];
@@ -384,7 +441,7 @@ void covmap_stats(const struct covmap *m, size_t *probes, size_t *hit)
 
 	*probes = *hit = 0;
 	for (i = 0; i < m->nfns; i++) {
-		if (m->fns[i].dead)
+		if (m->fns[i].dead || m->fns[i].copy)
 			continue;
 		*probes += m->fns[i].nprobes;
 		for (k = 0; k < m->fns[i].nprobes; k++)

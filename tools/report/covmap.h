@@ -22,6 +22,7 @@ struct covfn {
 	const char **files;
 	unsigned char *hit;		/* per probe */
 	int dead;			/* the link discarded its code */
+	int copy;			/* a copy of another record's code (COMDAT) */
 };
 
 struct covmap {
@@ -36,6 +37,7 @@ struct covmap {
 	size_t narrays;
 	size_t shared_pcs;		/* probes the optimizer left without a call */
 	size_t dead;			/* functions whose code the link discarded */
+	size_t copies;			/* records of code another record has (COMDAT) */
 	void *data;			/* the sections, owned */
 };
 
