@@ -35,19 +35,11 @@ per_function() {	# per_function OBJ: "function count" for each function with cal
 		END { print "$_ $n{$_}\n" for sort keys %n }'
 }
 recompile() {	# recompile OBJ NATIVE(0/1) OUT
-	local o=$1 cmd
-	cmd=$(sed -n '1s/^[a-z_]*cmd_[^ ]* := //p' "$B/$(dirname "$o")/.$(basename "$o").cmd")
-	cmd=$(perl -e '$_ = shift; my ($o, $native, $out, $dep) = @ARGV;
-		s/^(.* -c -o \Q$o\E \S+\.c)(?: .*)?$/$1/ or exit 1;
-		s/ -c -o \Q$o\E / -c -o $out /;
-		s/-Wp,-MMD,\S+/-Wp,-MMD,$dep/;
-		if ($native) {
-			s/ -fplugin=\S*kplug\.so//g;
-			s/ -fplugin-arg-kplug-\S+//g;
-			s/ -c -o / -fsanitize-coverage=trace-pc -c -o /;
-		}
-		print' "$cmd" "$o" "$2" "$3" "$W/dep.d") || return 1
-	(cd "$B" && $(kt_runner "$V") sh -c "$cmd")
+	local cmd native=
+	[ "$2" = 1 ] && native=--native
+	cmd=$(perl "$TOP/tests/kernel/kbuild-cmd.pl" $native "$B" "$1") || return 1
+	[ "$2" = 1 ] && cmd="$cmd -fsanitize-coverage=trace-pc"
+	(cd "$B" && $(kt_runner "$V") sh -c "$cmd -o $3")
 }
 
 # kcov_kernel VER NAME: build (or reuse) the kernel, compare the read

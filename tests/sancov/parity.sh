@@ -51,22 +51,14 @@ supported() {
 	SUPPORTED=${out# }
 }
 
-# kbuild_compile CC OBJ ARG...: OBJ's kbuild command (up to its source: no
-# objtool), by CC, without the dependency file, -o, kplug's flags or
-# -fsanitize-coverage, then ARGs; run in PARITY_KBUILD_DIR.
+# kbuild_compile CC OBJ ARG...: OBJ's kbuild command without kplug and
+# its coverage flags (tests/kernel/kbuild-cmd.pl), by CC, then ARGs; run
+# in PARITY_KBUILD_DIR.
 kbuild_compile() {
-	local cc=$1 o=$2 cmdfile cmd
+	local cc=$1 o=$2 cmd
 	shift 2
-	cmdfile=$PARITY_KBUILD_DIR/$(dirname "$o")/.$(basename "$o").cmd
-	cmd=$(sed -n '1s/^[a-z_]*cmd_[^ ]* := //p' "$cmdfile") || return 1
-	cmd=$(perl -e '$_ = shift; my ($o, $cc) = @ARGV;
-		s/^(.* -c -o \Q$o\E \S+\.c)(?: .*)?$/$1/ or exit 1;
-		s/^\S+/$cc/;
-		s/ -c -o \Q$o\E / -c /;
-		s/ -Wp,-MMD,\S+//;
-		s/ -(?:fplugin|fplugin-arg-kplug-[^= ]+|fsanitize-coverage)=\S+//g;
-		s/ -DKPLUG_ID=\S+//;
-		print' "$cmd" "$o" "$cc") || return 1
+	cmd=$(perl "$here/../kernel/kbuild-cmd.pl" --cc "$cc" --native "$PARITY_KBUILD_DIR" "$o") ||
+		return 1
 	supported "$cc" $cmd
 	(cd "$PARITY_KBUILD_DIR" && sh -c "$SUPPORTED $*")
 }
