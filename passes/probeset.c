@@ -283,6 +283,15 @@ static void lines_init(struct work *w, const struct probeset *ps)
 	free(line);
 }
 
+/* The successor and predecessor lists of W from PS's edges, as they are now. */
+static void work_rebuild(struct work *w, const struct probeset *ps)
+{
+	adj_free(&w->succ);
+	adj_free(&w->pred);
+	adj_build(&w->succ, w->nv, ps->nedges, ps->from, ps->to);
+	adj_build(&w->pred, w->nv, ps->nedges, ps->to, ps->from);
+}
+
 static void work_init(struct work *w, struct probeset *ps)
 {
 	int i;
@@ -293,19 +302,25 @@ static void work_init(struct work *w, struct probeset *ps)
 	w->queue = (int *)ps_alloc(w->nv, sizeof(int));
 	w->live = (unsigned char *)ps_alloc(w->nv, 1);
 	adj_build(&w->succ, w->nv, ps->nedges, ps->from, ps->to);
-	adj_build(&w->pred, w->nv, ps->nedges, ps->to, ps->from);
 	reach(w, &w->succ, w->n, NULL);
 	for (i = 0; i < w->nv; i++)
 		w->live[i] = w->stamp[i] == w->mark;
-	/* a live node that cannot reach EXIT (an endless loop) may stop anywhere */
+	/* a run ends at a live node without successor (a noreturn call, a trap) */
+	for (i = 0; i < w->n; i++)
+		if (w->live[i] && w->succ.start[i] == w->succ.start[i + 1])
+			probeset_edge(ps, i, PS_EXIT);
+	work_rebuild(w, ps);
+	/*
+	 * Then a live node that still cannot reach EXIT is in an endless
+	 * loop, where a run may stop anywhere.  (Asked before the edges
+	 * above, every node whose paths all end in a noreturn call would be
+	 * one too: runs that stop there cannot happen, and cost probes.)
+	 */
 	reach(w, &w->pred, w->n + 1, NULL);
 	for (i = 0; i < w->n; i++)
 		if (w->live[i] && w->stamp[i] != w->mark)
 			probeset_edge(ps, i, PS_EXIT);
-	adj_free(&w->succ);
-	adj_free(&w->pred);
-	adj_build(&w->succ, w->nv, ps->nedges, ps->from, ps->to);
-	adj_build(&w->pred, w->nv, ps->nedges, ps->to, ps->from);
+	work_rebuild(w, ps);
 	lines_init(w, ps);
 }
 

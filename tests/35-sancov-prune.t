@@ -114,6 +114,16 @@ for t in pc pc-guard inline-8bit-counters inline-bool-flag; do
 done
 grep -q "^$T/p.c:17\$" "$T/p-off.lines"; [ $? -ne 0 ]; ok $? "the exit(3) line never ran: not covered"
 
+# Runs end at a noreturn call: in g() both arms end one, so no run ends
+# in the test block, and the two arms tell every run (a probe there too,
+# as an edge to EXIT from every block whose paths all end in a noreturn
+# call once gave, is one too many).
+printf '#include <stdlib.h>\nvoid g(int i) { if (i != 1) abort(); exit(0); }\n' >"$T/g.c"
+rm -f "$T/g.o"
+gcc -O0 -c "$T/g.c" -o "$T/g.o" -fplugin="$KPLUG" $KSANCOV $PRUNE=min $PRUNE-exact=blocks $PRUNE-cuts=none
+is "$(objdump -dr "$T/g.o" 2>/dev/null | grep -cE 'R_X86_64_PLT32[[:space:]]+__sanitizer_cov_trace_pc')" 2 \
+	"prune=min: a function whose paths all end in noreturn calls gets a probe per arm only (2)"
+
 # pc-table: the entry block keeps its probe under pruning, as the first
 # element (the table's flag-1 entry is the function's address): in f's
 # code the first guard call comes before any jump and passes element 0.

@@ -93,6 +93,38 @@ static void test_loop(void)
 }
 
 /*
+ * void g(int i) { if (i != 1) abort(); exit(0); }: 0 -> 1, 0 -> 2, both
+ * arms noreturn calls (no successor).  Every run ends in an arm: the two
+ * arms tell all; no run ends in 0.
+ */
+static void test_noreturn_arms(void)
+{
+	static const int e[][2] = { { PS_ENTRY, 0 }, { 0, 1 }, { 0, 2 } };
+	struct probeset *ps = graph(3, e, 3);
+
+	ok(probeset_place(ps, PS_MIN, 1) == 2 && probed(ps, 1) && probed(ps, 2) &&
+	   ps->bound == 2, "noreturn arms: min probes the two arms, proven");
+	ok(probeset_place(ps, PS_EXACT, 1) == 2, "noreturn arms: so does the exact search");
+	probeset_free(ps);
+}
+
+/*
+ * for (;;) { if (x) abort(); work(); }: 0 -> 1, 1 -> 2 (abort, no
+ * successor), 1 -> 3 -> 1.  Runs end in 2 only (the loop leaves through
+ * the abort): a probe in 2 implies 1 and 0, one in 3 the loop's body.
+ */
+static void test_noreturn_in_loop(void)
+{
+	static const int e[][2] = { { PS_ENTRY, 0 }, { 0, 1 }, { 1, 2 }, { 1, 3 },
+				    { 3, 1 } };
+	struct probeset *ps = graph(4, e, 5);
+
+	ok(probeset_place(ps, PS_MIN, 1) == 2 && probed(ps, 2) && probed(ps, 3) &&
+	   ps->bound == 2, "noreturn call in a loop: min probes the call and the body, proven");
+	probeset_free(ps);
+}
+
+/*
  * if without else where the test and the body share a line (0 -> 1 -> 2,
  * 0 -> 2; nodes 0 and 1 have line 0, node 2 line 1): per block the body
  * needs a probe of its own, per line one probe in 0 or 2 tells both lines.
@@ -343,6 +375,8 @@ int main(void)
 	test_diamond();
 	test_exit_in_a();
 	test_loop();
+	test_noreturn_arms();
+	test_noreturn_in_loop();
 	test_shared_line();
 	test_random();
 	test_brute_force();
