@@ -27,16 +27,15 @@ bench_objtree() {
 	echo "$obj"
 }
 
-# The compile command of OBJ (relative to the object tree), without the
-# dependency output, writing to $OUT/bench.o, run by the compiler of the
+# The compile command of OBJ (relative to the object tree) from its .cmd
+# file (tests/kernel/kbuild-cmd.pl: up to the source, without the
+# dependency output), writing to $OUT/bench.o, run by the compiler of the
 # benchmark ($KCC: KPLUG_TEST_CC, gcc by default) instead of the gcc that
 # configured the tree.
 bench_cmd() {
-	local obj=$1 objtree=$2 cmdfile
-	cmdfile="$objtree/$(dirname "$obj")/.$(basename "$obj").cmd"
-	sed -n 's/^\(saved\)\{0,1\}cmd_[^ ]* := //p' "$cmdfile" | head -1 |
-		sed -e 's/ ; .*//' -e 's/-Wp,-MMD,[^ ]*//' -e "s# -o [^ ]*# -o $OUT/bench.o#" \
-		    -e "s#^gcc #$KCC #"
+	local cmd
+	cmd=$(perl "$TOP/tests/kernel/kbuild-cmd.pl" --cc "$KCC" "$2" "$1") || return 1
+	echo "$cmd -o $OUT/bench.o"
 }
 
 # Instructions executed by cc1 for one compile:

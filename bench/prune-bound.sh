@@ -18,6 +18,8 @@
 # The patched kplug also appends "function probes bound blocks" per
 # function to $KPLUG_BOUND_LOG when that is set, for a whole kernel build
 # (make KPLUG=.../kplug.so; docs/sancov.md has the commands).
+# Exit 1 when "both" keeps more probes than "shipped" in a function that
+# both proved (a relaxed model can never need more).
 # Usage: bench/prune-bound.sh   (KPLUG_BENCH_OBJS="a.o b.o" to pick objects)
 . "$(dirname "$0")/lib.sh"
 W=$(mktemp -d "$OUT/bench-bound.XXXXXX")
@@ -38,19 +40,23 @@ KCOV="-fplugin=$W/plugin/kplug.so -fplugin-arg-kplug-enable=sancov"
 KCOV+=" -fplugin-arg-kplug-sancov-prune-session=kcov -fplugin-arg-kplug-sancov-prune-cuts=indirect"
 probes() { objdump -dr "$1" | grep -c 'R_X86_64_PLT32[[:space:]]*__sanitizer_cov_trace_pc'; }
 
-# bound MODEL-ENV...: "probes bound functions proven" summed over the units
+# bound MODEL MODEL-ENV...: "probes bound functions proven" summed over
+# the units; per function "unit:function probes proven(0/1)" in $W/fn-MODEL.
 bound() {
-	local o cmd d=$W/dump
+	local model=$1 o cmd d=$W/dump
+	shift
 	for o in $BENCH_OBJS; do
 		cmd=$(bench_cmd "$o" "$objtree")
 		rm -rf "$d" && mkdir -p "$d"
 		(cd "$objtree" && eval "env $* $cmd $KCOV -fplugin-arg-kplug-sancov-prune=min \
 			-fdump-tree-all -dumpdir $d/") || { echo "bench: $o: build failed" >&2; return 1; }
-		cat "$d"/*.kplug_sancov1
-	done | awk '/^;; kplug sancov-prune=min: / {
+		sed "s|^;; Function \([^ ]*\) .*|;; Function $o:\1|" "$d"/*.kplug_sancov1
+	done | awk -v fns="$W/fn-$model" '
+	/^;; Function / { f = $3; next }
+	/^;; kplug sancov-prune=min: / {
 		n++; p += $4
-		if (/, proven the fewest$/) { b += $4; ok++ }
-		else if (/, not proven the fewest: at least [0-9]+$/) b += $NF
+		if (/, proven the fewest$/) { b += $4; ok++; print f, $4, 1 > fns }
+		else if (/, not proven the fewest: at least [0-9]+$/) { b += $NF; print f, $4, 0 > fns }
 		else { print "bench: unexpected dump line: " $0 > "/dev/stderr"; exit 1 }
 	} END { printf "%d %d %d %d\n", p, b, n, ok }'
 }
@@ -72,8 +78,17 @@ for model in shipped edges strong both; do
 	strong) vars="$work KPLUG_BOUND_STRONG=1" ;;
 	both) vars="$work KPLUG_BOUND_EDGES=1 KPLUG_BOUND_STRONG=1" ;;
 	esac
-	read -r p b n ok < <(bound $vars) && [ -n "$n" ] && [ "$n" -gt 0 ] ||
+	read -r p b n ok < <(bound $model $vars) && [ -n "$n" ] && [ "$n" -gt 0 ] ||
 		{ echo "bench: $model: no dump lines" >&2; exit 2; }
 	printf '%-8s %8d %8d %10s %8d %d\n' "$model" "$p" "$b" "$(ratio "$b" "$off")" "$ok" "$n"
 done
 echo "(bound: no exact probe set of the model has fewer probes; min <= 0.5 needs bound/off <= 0.5)"
+
+# "both" only adds places and inference to "shipped": where both proved
+# their min, both's can never be larger.
+read -r compared worse < <(awk 'NR == FNR { if ($3) s[$1] = $2; next }
+	$3 && ($1 in s) { n++; if ($2 > s[$1]) { w++; print "bench: " $1 ": both " $2 \
+		" probes, shipped " s[$1] > "/dev/stderr" } }
+	END { print n + 0, w + 0 }' "$W/fn-shipped" "$W/fn-both")
+echo "both against shipped: $compared functions proven in both models, $worse with more probes in both"
+[ "$worse" = 0 ] && [ "$compared" -gt 0 ] || { echo "bench: the relaxed model gave more probes" >&2; exit 1; }
