@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# KPLUG_KCOV_UNIQUE end to end: an x86_64 Linux 6.12 kernel like the shared
-# one (kt_build_x86) but built with kplug's sancov-trace=pc-guard, its
+# KPLUG_KCOV_UNIQUE end to end: an x86_64 Linux 7.2 kernel (gcc-14, in
+# Debian 13's chroot) like the shared 7.2 one (kt_build_x86_72) but built with kplug's sancov-trace=pc-guard, its
 # guards in .bss, and kplug's kernel/kcov.c patch; an external module built
 # M= against it.  The kernel is pruned too (KPLUG_SANCOV_PRUNE_MIN), as a
 # fuzzing kernel would combine the two: 57-kernel-prune.t boots the same
@@ -19,11 +19,11 @@
 kt_qemu_start "KCOV_UNIQUE boot test" kcov-unique
 NAME=$KT_UNIQUE
 U=$KOUT/$NAME
-BASE=$KOUT/$KT_X86
+BASE=$KOUT/$KT_X86_72
 
 # ---- the two kernels ----
-kt_build_x86
-ok $? "trace-pc kernel $KT_X86 ($( ((KT_REUSED)) && echo 'cached build' || echo "built in ${KT_SECONDS}s"))"
+kt_build_x86_72
+ok $? "trace-pc kernel $KT_X86_72 ($( ((KT_REUSED)) && echo 'cached build' || echo "built in ${KT_SECONDS}s"))"
 # shellcheck disable=SC2086
 kt_build_unique
 ok $? "KPLUG_KCOV_UNIQUE kernel $NAME ($( ((KT_REUSED)) && echo 'cached build' || echo "built in ${KT_SECONDS}s"))"
@@ -86,13 +86,9 @@ diag "cost: .bss: guards $g_len bytes ($((g_len / 4)) points); section trace-pc 
 
 # ---- pruning (sancov-prune) combines with it ----
 # fs/read_write.o compiled again from its .cmd line (up to the source file:
-# no objtool) with pruning turned off.
-prune_cmd=$(sed -n '1s/^[a-z_]*cmd_[^ ]* := //p' "$cmd")
-prune_cmd=$(perl -e '$_ = shift; my $out = shift;
-	s/^(.* -c -o fs\/read_write\.o \S+\.c)(?: .*)?$/$1/ or exit 1;
-	s/-Wp,-MMD,\S+//;
-	s/ -c -o fs\/read_write\.o / -fplugin-arg-kplug-sancov-prune=off -c -o $out /;
-	print' "$prune_cmd" "$W/unpruned.o") && (cd "$U" && eval "$prune_cmd")
+# no objtool) with pruning turned off, by the kernel's compiler.
+prune_cmd=$(perl "$TOP/tests/kernel/kbuild-cmd.pl" "$U" fs/read_write.o) &&
+	(cd "$U" && $(kt_runner 7.2) sh -c "$prune_cmd -fplugin-arg-kplug-sancov-prune=off -o $W/unpruned.o")
 ok $? "fs/read_write.o compiled again with sancov-prune=off"
 grep -q -- '-fplugin-arg-kplug-default-sancov-prune=min ' "$cmd"
 ok $? "fs/read_write.o: the kernel's build pruned it (default-sancov-prune=min)"
@@ -104,7 +100,7 @@ ok $? "pruned fs/read_write.o: guards still NOBITS, no constructor"
 
 # ---- a module built M= ----
 cp -r "$TOP/tests/kernel/kcovmod" "$W/kcovmod"
-SRC=$(kt_tree 6.12) && kt_make "$NAME" x86_64 M="$W/kcovmod" modules
+SRC=$(kt_tree 7.2) && kt_make "$NAME" x86_64 M="$W/kcovmod" modules
 ok $? "kcovmod.ko built with M= against $NAME"
 KO=$W/kcovmod/kcovmod.ko
 m_guard=$(calls "$KO" __sanitizer_cov_trace_pc_guard)

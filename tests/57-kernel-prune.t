@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# sancov pruning in a kernel: the shared x86_64 build (unpruned, with the
+# sancov pruning in a kernel: the shared x86_64 Linux 7.2 build
+# (kt_build_x86_72, gcc-14 in Debian 13's chroot; unpruned, with the
 # coverage map: KPLUG_SANCOV_MAP defaults to y) against the same kernel
 # with KPLUG_SANCOV_PRUNE_MIN: the KPLUG_KCOV_UNIQUE kernel of 56 (same
 # profile with pc-guard for pc; kt_build_unique, one build for both
@@ -19,10 +20,10 @@ kt_qemu_start "pruned KCOV kernel" kcov-prune
 R=$TOP/tools/kplug-report
 make -s -C "$TOP" tools >&2
 P=$KOUT/$KT_UNIQUE
-B=$KOUT/$KT_X86
+B=$KOUT/$KT_X86_72
 
-kt_build_x86
-ok $? "unpruned kernel $KT_X86 ($( ((KT_REUSED)) && echo 'cached build' || echo "built in ${KT_SECONDS}s"))"
+kt_build_x86_72
+ok $? "unpruned kernel $KT_X86_72 ($( ((KT_REUSED)) && echo 'cached build' || echo "built in ${KT_SECONDS}s"))"
 kt_build_unique
 ok $? "pruned kernel $KT_UNIQUE ($( ((KT_REUSED)) && echo 'cached build' || echo "built in ${KT_SECONDS}s"))"
 

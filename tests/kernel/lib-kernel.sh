@@ -50,14 +50,14 @@ kt_build_x86_72() {
 	kt_build "${1:-$KT_X86_72}" 7.2 x86_64 $KT_KPLUG $KT_X86_BOOT 'KPLUG_PROFILE="kplug-test/paths.ini"'
 }
 
-# The KPLUG_KCOV_UNIQUE kernel, pruned (KPLUG_SANCOV_PRUNE_MIN): 56 checks
+# The KPLUG_KCOV_UNIQUE kernel, Linux 7.2 (gcc-14, in the chroot), pruned (KPLUG_SANCOV_PRUNE_MIN): 56 checks
 # and boots it in its KCOV_UNIQUE sessions, 57 boots it as the pruned
 # kernel against the shared one.  Its profile, unique.ini, is paths.ini
 # with pc-guard for pc.
-KT_UNIQUE=x86_64-6.12-unique
+KT_UNIQUE=x86_64-7.2-unique
 kt_build_unique() {
 	# shellcheck disable=SC2086
-	kt_build $KT_UNIQUE 6.12 x86_64 $KT_KPLUG $KT_X86_BOOT 'KPLUG_PROFILE="kplug-test/unique.ini"' \
+	kt_build $KT_UNIQUE 7.2 x86_64 $KT_KPLUG $KT_X86_BOOT 'KPLUG_PROFILE="kplug-test/unique.ini"' \
 		KPLUG_KCOV_UNIQUE=y KPLUG_SANCOV_PRUNE_MIN=y
 }
 
