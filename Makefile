@@ -84,7 +84,7 @@ HEADERS		:= $(wildcard *.h passes/*.h compat/*.h config/*.h)
 # JSON escaper it shares with the plugin; -pthread: its reader runs a
 # parsing thread.
 REPORT_SRCS	:= $(sort $(wildcard tools/report/*.c)) config/kplug-json.c
-REPORT_HDRS	:= $(wildcard tools/report/*.h) config/kplug-json.h
+REPORT_HDRS	:= $(wildcard tools/report/*.h) config/kplug-json.h config/sancov-map-format.h
 TOOLS		:= $(patsubst tools/%.c,tools/%,$(wildcard tools/*.c)) tools/kplug-report
 
 .PHONY: man install-tools deb print-deps torture-full FORCE all plugin tools install uninstall deps ensure-deps check check-quick check-kernel check-icecc clean prereqs example torture fuzz

@@ -169,6 +169,7 @@ static tree sancov_abi_array(tree fndecl, const char *section, tree elt_type,
 	varpool_node *vnode;
 	char name[32];
 	tree var, group;
+	int saved_reorder;
 
 	ASM_GENERATE_INTERNAL_LABEL(name, "LSANCOV", sancov_abi_arrays++);
 	var = build_decl(DECL_SOURCE_LOCATION(fndecl), VAR_DECL,
@@ -190,9 +191,16 @@ static tree sancov_abi_array(tree fndecl, const char *section, tree elt_type,
 		vnode->add_to_same_comdat_group(fnode);
 	}
 	sancov_abi_section(var, section, group);
+	/*
+	 * Output at the end of the unit even with -fno-toplevel-reorder
+	 * (which would assemble it now): sancov-late sizes it in the RTL.
+	 */
+	saved_reorder = flag_toplevel_reorder;
+	flag_toplevel_reorder = 1;
 	varpool_node::finalize_decl(var);
+	flag_toplevel_reorder = saved_reorder;
 	vnode->force_output = 1;
-	vnode->no_reorder = 0;	/* -fno-toplevel-reorder: output with the rest */
+	vnode->no_reorder = 0;
 	return var;
 }
 
@@ -211,48 +219,49 @@ static gimple *sancov_abi_guard_call(tree array, unsigned int i)
 }
 
 /* A label at the start of BB whose address goes into the PC table. */
-static tree sancov_abi_block_address(basic_block bb, location_t loc)
+static tree sancov_abi_block_label(basic_block bb, location_t loc)
 {
 	tree label = create_artificial_label(loc);
 	gimple_stmt_iterator gsi = gsi_start_bb(bb);
 
 	FORCED_LABEL(label) = 1;
 	gsi_insert_before(&gsi, gimple_build_label(label), GSI_SAME_STMT);
-	return build1(ADDR_EXPR, ptr_type_node, label);
+	return label;
 }
 
-/* __sancov_pcs for FN: {PC, flags} per point, the function first. */
-static void sancov_abi_pc_table(function *fn, const auto_vec<basic_block> &points,
-				const auto_vec<location_t> &locs)
+void sancov_abi_pc_table(function *fn, const vec<int> &points, const vec<tree> &labels)
 {
 	tree uptr = pointer_sized_int_node;
 	vec<constructor_elt, va_gc> *v = NULL;
 	unsigned int i;
 	tree pc, ctor, type;
 
-	vec_alloc(v, 2 * points.length());
-	for (i = 0; i < points.length(); i++) {
-		if (i == 0)
+	vec_alloc(v, 2 * labels.length());
+	for (i = 0; i < labels.length(); i++) {
+		bool entry = i == 0 && points[0] == 0;
+
+		if (entry)
 			pc = build_fold_addr_expr(fn->decl);
 		else
-			pc = sancov_abi_block_address(points[i], locs[i]);
+			pc = build1(ADDR_EXPR, ptr_type_node, labels[i]);
 		CONSTRUCTOR_APPEND_ELT(v, NULL_TREE, fold_convert(uptr, pc));
 		CONSTRUCTOR_APPEND_ELT(v, NULL_TREE,
-				       build_int_cst(uptr, i ? 0 : PC_FLAG_ENTRY));
+				       build_int_cst(uptr, entry ? PC_FLAG_ENTRY : 0));
 	}
-	if (points.length() > 1)
+	if (labels.length() > 1)
 		fn->has_forced_label_in_static = 1;
-	type = build_array_type_nelts(uptr, 2 * points.length());
+	type = build_array_type_nelts(uptr, 2 * labels.length());
 	ctor = build_constructor(type, v);
 	TREE_CONSTANT(ctor) = 1;
 	TREE_STATIC(ctor) = 1;
-	sancov_abi_array(fn->decl, PCS_SECTION, uptr, 2 * points.length(), ctor);
+	sancov_abi_array(fn->decl, PCS_SECTION, uptr, 2 * labels.length(), ctor);
 }
 
 void sancov_abi_function(function *fn)
 {
 	auto_vec<basic_block> points;
-	auto_vec<location_t> locs;
+	auto_vec<int> elements;
+	auto_vec<tree> labels;
 	unsigned int i;
 	bool late;
 	tree array;
@@ -269,7 +278,7 @@ void sancov_abi_function(function *fn)
 	array = sancov_abi_array(fn->decl, sancov_abi_kinds[abi.mode].section,
 				 sancov_abi_elt_type(), points.length(), NULL_TREE);
 	sancov_map_array(array);
-	late = sancov_late_begin(fn, sancov_abi_late_kind(), guard_fn, array);
+	late = sancov_late_begin(fn, sancov_abi_late_kind(), guard_fn, array, abi.pc_table);
 	for (i = 0; i < points.length(); i++) {
 		gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb(points[i]);
 		location_t loc = sancov_map_probe(points[i], gsi_end_p(gsi) ?
@@ -279,10 +288,17 @@ void sancov_abi_function(function *fn)
 
 		gimple_set_location(stmt, loc);
 		gsi_insert_before(&gsi, stmt, GSI_SAME_STMT);
-		locs.safe_push(loc);
+		if (!late) {
+			elements.safe_push(i);
+			labels.safe_push(abi.pc_table ? sancov_abi_block_label(points[i], loc) :
+							NULL_TREE);
+		}
 	}
+	if (late)
+		return;	/* sancov-late numbers the sites, one element each */
+	sancov_map_elements(elements);
 	if (abi.pc_table)
-		sancov_abi_pc_table(fn, points, locs);
+		sancov_abi_pc_table(fn, elements, labels);
 }
 
 /* ---- the module constructor ---- */

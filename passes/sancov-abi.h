@@ -41,6 +41,13 @@ enum sancov_late_kind sancov_abi_late_kind(void);
 /* Whether DECL is the guard callback or the placeholder (never to be tail-called). */
 bool sancov_abi_is_callback(tree decl);
 
+/*
+ * FN's PC table: {PC, flags} per element, the address of LABELS[k] for
+ * element k (whose point is POINTS[k]); the function's own address and
+ * the entry flag for element 0 when it is the entry point's (point 0).
+ */
+void sancov_abi_pc_table(function *fn, const vec<int> &points, const vec<tree> &labels);
+
 /* Whether FN is out of reach for the modes (created after output began). */
 bool sancov_abi_too_late(void);
 

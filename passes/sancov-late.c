@@ -39,6 +39,7 @@
 #include "insn-config.h"
 #include "recog.h"
 #include "df.h"
+#include "passes/sancov-abi.h"
 #include "passes/sancov-late.h"
 #include "passes/sancov-map.h"
 
@@ -52,8 +53,17 @@ static enum sancov_late_kind late_kind;
 static tree late_callback;	/* __sanitizer_cov_trace_pc_guard (a root of sancov-abi) */
 static int late_uid = -1;	/* DECL_UID of the function begun, or -1 */
 static bool late_post_ra;	/* its code comes after register allocation */
+static bool late_pc_table;	/* its sites get PC table entries */
 static rtx guard_reg;		/* pc-guard: the callback's argument register */
 static hash_map<int_hash<unsigned int, 0, UINT_MAX>, unsigned int> *point_of_loc;
+/*
+ * The instructions of the sites' code in the function rewritten last
+ * (DECL_UID site_uid): no pass may copy them, or two sites would share an
+ * element.
+ */
+static hash_set<int_hash<int, -1, -2> > *site_insns;
+static int site_uid = -1;
+static bool (*target_cannot_copy)(rtx_insn *);
 
 void sancov_late_start_unit(void)
 {
@@ -100,16 +110,30 @@ bool sancov_late_is_placeholder(tree decl)
 	return placeholder && decl == placeholder;
 }
 
+/* The target's answer, and no for the sites' code: each site keeps its element. */
+static bool late_cannot_copy(rtx_insn *insn)
+{
+	if (site_insns && cfun && (int)DECL_UID(cfun->decl) == site_uid &&
+	    site_insns->contains(INSN_UID(insn)))
+		return true;
+	return target_cannot_copy && target_cannot_copy(insn);
+}
+
 bool sancov_late_begin(function *fn, enum sancov_late_kind kind, tree callback,
-		       tree array)
+		       tree array, bool pc_table)
 {
 	late_uid = -1;
+	if (targetm.cannot_copy_insn_p != late_cannot_copy) {
+		target_cannot_copy = targetm.cannot_copy_insn_p;
+		targetm.cannot_copy_insn_p = late_cannot_copy;
+	}
 	if (kind == SANCOV_LATE_GUARD && !late_arg_in_reg(callback))
 		return false;
 	late_post_ra = false;	/* decided in the RTL, before register allocation */
 	late_kind = kind;
 	late_callback = callback;
 	late_array = array;
+	late_pc_table = pc_table;
 	late_uid = DECL_UID(fn->decl);
 	if (!point_of_loc)
 		point_of_loc = new hash_map<int_hash<unsigned int, 0, UINT_MAX>, unsigned int>;
@@ -175,11 +199,15 @@ static rtx late_address(tree array, unsigned int i)
 	return plus_constant(Pmode, XEXP(DECL_RTL(array), 0), i * size);
 }
 
-/* The number of elements of ARRAY. */
-static unsigned int late_length(tree array)
+/* The placeholder calls of the current function, now. */
+static unsigned int late_count(void)
 {
-	return tree_to_uhwi(TYPE_SIZE_UNIT(TREE_TYPE(array))) /
-	       tree_to_uhwi(TYPE_SIZE_UNIT(TREE_TYPE(TREE_TYPE(array))));
+	rtx_insn *insn;
+	unsigned int n = 0;
+
+	for (insn = get_insns(); insn; insn = NEXT_INSN(insn))
+		n += CALL_P(insn) && late_is_placeholder_call(insn);
+	return n;
 }
 
 /*
@@ -292,19 +320,33 @@ static bool inline_rewrite(rtx_insn *call, unsigned int i)
 }
 
 /*
- * Every placeholder call of FN given its code by REWRITE (CALL, point I);
- * FAILED is the error when REWRITE cannot (and the rest is left as is:
- * the compile fails anyway).
+ * ARRAY made N elements long: one per site.  The array is output at the
+ * end of the unit (sancov-abi defers it), after every function's RTL.
  */
-static void late_rewrite_all(function *fn, bool (*rewrite)(rtx_insn *, unsigned int),
-			     const char *failed)
+static void late_set_length(tree array, unsigned int n)
 {
-	rtx_insn *insn, *next;
+	tree type = build_array_type_nelts(TREE_TYPE(TREE_TYPE(array)), n);
 
-	for (insn = get_insns(); insn; insn = next) {
+	TREE_TYPE(array) = type;
+	DECL_SIZE(array) = TYPE_SIZE(type);
+	DECL_SIZE_UNIT(array) = TYPE_SIZE_UNIT(type);
+	DECL_INITIAL(array) = build_constructor(type, NULL);
+}
+
+/*
+ * The placeholder calls of FN in code order into CALLS, the point of each
+ * into POINTS (a call whose point is unknown is an error).  With the PC
+ * table, the entry point's first call goes first: element 0 is the
+ * function's entry in Clang's table.
+ */
+static void late_collect(function *fn, vec<rtx_insn *> *calls, vec<int> *points)
+{
+	rtx_insn *insn;
+	unsigned int k;
+
+	for (insn = get_insns(); insn; insn = NEXT_INSN(insn)) {
 		unsigned int *i;
 
-		next = NEXT_INSN(insn);
 		if (!CALL_P(insn) || !late_is_placeholder_call(insn))
 			continue;
 		i = point_of_loc->get(INSN_LOCATION(insn));
@@ -313,12 +355,75 @@ static void late_rewrite_all(function *fn, bool (*rewrite)(rtx_insn *, unsigned 
 				 "in %qD lost its number (please report)", fn->decl);
 			continue;
 		}
-		if (!rewrite(insn, *i)) {
-			error_at(INSN_LOCATION(insn), "kplug: sancov: %s (please report)",
+		calls->safe_push(insn);
+		points->safe_push(*i);
+	}
+	for (k = 0; late_pc_table && k < points->length() && (*points)[k] != 0; k++)
+		;
+	if (late_pc_table && k > 0 && k < points->length()) {
+		rtx_insn *entry = (*calls)[k];
+
+		calls->ordered_remove(k);
+		points->ordered_remove(k);
+		calls->quick_insert(0, entry);
+		points->quick_insert(0, 0);
+	}
+}
+
+/* A label (for the PC table) at FIRST, the start of a site's code. */
+static tree late_site_label(rtx_insn *first)
+{
+	tree label = create_artificial_label(UNKNOWN_LOCATION);
+	rtx_note *note;
+
+	FORCED_LABEL(label) = 1;
+	/* a label whose code is gone, as cfgrtl.cc makes them: it splits no block */
+	note = emit_note_before(NOTE_INSN_DELETED, first);
+	NOTE_KIND(note) = NOTE_INSN_DELETED_LABEL;
+	NOTE_DELETED_LABEL_NAME(note) = NULL;
+	CODE_LABEL_NUMBER(note) = CODE_LABEL_NUMBER(label_rtx(label));
+	return label;
+}
+
+/*
+ * Every placeholder call of FN given its code by REWRITE (CALL, element
+ * K): one element of the array per call, in code order, so that no two
+ * sites share one and no element is left without a site.  The map learns
+ * each element's point, the PC table gets each site's address.  FAILED is
+ * the error when REWRITE cannot (the rest is left as is: the compile
+ * fails anyway).
+ */
+static void late_rewrite_all(function *fn, bool (*rewrite)(rtx_insn *, unsigned int),
+			     const char *failed)
+{
+	auto_vec<rtx_insn *> calls;
+	auto_vec<int> points;
+	auto_vec<tree> labels;
+	unsigned int k;
+
+	late_collect(fn, &calls, &points);
+	late_set_length(late_array, calls.length());
+	if (!site_insns)
+		site_insns = new hash_set<int_hash<int, -1, -2> >;
+	site_insns->empty();
+	site_uid = DECL_UID(fn->decl);
+	for (k = 0; k < calls.length(); k++) {
+		rtx_insn *prev = PREV_INSN(calls[k]), *after = NEXT_INSN(calls[k]), *insn;
+
+		if (!rewrite(calls[k], k)) {
+			error_at(INSN_LOCATION(calls[k]), "kplug: sancov: %s (please report)",
 				 failed);
 			return;
 		}
+		for (insn = NEXT_INSN(prev); insn != after; insn = NEXT_INSN(insn))
+			if (INSN_P(insn))
+				site_insns->add(INSN_UID(insn));
+		if (late_pc_table)
+			labels.safe_push(late_site_label(NEXT_INSN(prev)));
 	}
+	sancov_map_elements(points);
+	if (late_pc_table)
+		sancov_abi_pc_table(fn, points, labels);
 }
 
 /*
@@ -336,7 +441,7 @@ static bool guard_post_ra(rtx reg, tree array)
 
 	reload_completed = 1;
 	ok = guard_plain_move(reg, late_address(array, 0)) &&
-	     guard_plain_move(reg, late_address(array, late_length(array) - 1));
+	     guard_plain_move(reg, late_address(array, 2 * late_count()));
 	reload_completed = saved;
 	return ok;
 }

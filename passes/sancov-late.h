@@ -30,10 +30,13 @@ void sancov_late_start_unit(void);
 /*
  * Whether FN's points get their code late: always for the inline modes;
  * for pc-guard when the target passes CALLBACK's pointer in a register.
- * ARRAY is FN's guard, counter or flag array.
+ * ARRAY is FN's guard, counter or flag array: the late code gives it one
+ * element per call site of the final code (a point the optimizers copied
+ * has several, one they deleted none), tells the map each element's
+ * point, and with PC_TABLE makes FN's PC table, one entry per element.
  */
 bool sancov_late_begin(function *fn, enum sancov_late_kind kind, tree callback,
-		       tree array);
+		       tree array, bool pc_table);
 
 /*
  * The placeholder call of point I of the function begun, and in *LOC the

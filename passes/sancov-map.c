@@ -5,15 +5,8 @@
  * the callback calls by their location (unique per probe in the function,
  * and kept by every copy the optimizers make of a call) and puts a label
  * after each: its address is what the callback sees as return address.
- * At the end of the unit the records are written as assembler data.
- *
- * Record layout (32-bit words, PTR = target pointer size, no padding):
- *   magic, size (bytes, whole record), ptrsize | array element size << 8,
- *   nnodes, nprobes, nlines,
- *   npcs, nfiles, PTR array (0: none),
- *   nnodes x {idom, ipdom, first line, nlines}   (-1: none)
- *   nprobes x {node},  nlines x {file, line},  npcs x {probe, PTR pc},
- *   function name, nfiles file names (each NUL-terminated).
+ * At the end of the unit the records are written as assembler data, in
+ * the format of config/sancov-map-format.h.
  */
 #include "kplug.h"
 #include "passes/probeset.h"
@@ -38,6 +31,7 @@ struct map_rec {
 	hash_map<int_hash<unsigned int, 0, UINT_MAX>, int> *probe_of_loc;
 	char *array;			/* the array's assembler name, or NULL */
 	unsigned int elt_size;		/* of its elements */
+	vec<int> elt_probe;		/* the probe of each element */
 	vec<map_pc> pcs;
 };
 
@@ -173,6 +167,16 @@ void sancov_map_array(tree var)
 		return;
 	r->array = xstrdup(IDENTIFIER_POINTER(DECL_NAME(var)));
 	r->elt_size = tree_to_uhwi(TYPE_SIZE_UNIT(TREE_TYPE(TREE_TYPE(var))));
+}
+
+void sancov_map_elements(const vec<int> &probes)
+{
+	map_rec *r = map_current();
+
+	if (!r)
+		return;
+	r->elt_probe.truncate(0);
+	r->elt_probe.safe_splice(probes);
 }
 
 void sancov_map_set_callback(tree fn)
@@ -324,6 +328,7 @@ static void map_emit_rec(map_rec *r, int idx)
 	map_u32(r->line_no.length());
 	map_u32(r->pcs.length());
 	map_u32(r->files.length());
+	map_u32(r->elt_probe.length());
 	map_ptr_label(r->array, -1);
 	for (n = 0; n < r->nnodes; n++) {
 		map_u32(r->idom[n]);
@@ -341,6 +346,8 @@ static void map_emit_rec(map_rec *r, int idx)
 		map_u32(r->pcs[i].probe);
 		map_ptr_label("L", r->pcs[i].label);
 	}
+	for (i = 0; i < r->elt_probe.length(); i++)
+		map_u32(r->elt_probe[i]);
 	map_string(r->name);
 	for (i = 0; i < r->files.length(); i++)
 		map_string(r->files[i]);
@@ -360,6 +367,7 @@ static void map_free_rec(map_rec *r)
 	r->line_no.release();
 	r->probe_loc.release();
 	r->pcs.release();
+	r->elt_probe.release();
 	delete r->probe_of_loc;
 	free(r->idom);
 	free(r->ipdom);

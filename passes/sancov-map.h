@@ -15,8 +15,7 @@
 #ifndef KPLUG_SANCOV_MAP_H
 #define KPLUG_SANCOV_MAP_H
 
-#define SANCOV_MAP_SECTION	".debug_kplug_sancov"	/* = SANCOV_SECTION, tools/report/covmap.h */
-#define SANCOV_MAP_MAGIC	0x3153504bU	/* "KPS1" little-endian */
+#include "config/sancov-map-format.h"
 
 struct probeset;
 
@@ -62,6 +61,12 @@ location_t sancov_unique_loc(location_t loc, tree fndecl, unsigned int n);
 
 /* The guard/counter/flag array of the current record (ABI modes). */
 void sancov_map_array(tree var);
+
+/*
+ * The array's elements: element k is PROBES[k]'s (one per call site or
+ * counter of the final code, sancov-late; or one per probe, in order).
+ */
+void sancov_map_elements(const vec<int> &probes);
 
 /* The callback FN's probes call, for finding them in the RTL (pc-guard). */
 void sancov_map_set_callback(tree fn);

@@ -6,21 +6,23 @@
 #
 # Each FILE is compiled at OPT with kplug's sancov in trace=pc, and in
 # pc-guard, inline-8bit-counters and inline-bool-flag, each with
-# pc-table=on.  N, the number of __sanitizer_cov_trace_pc calls kplug's pass
-# inserted (its own dump, -fdump-tree-all), must equal, per object:
-#   - the pc-guard calls the pass inserted (per function, in its dump: calls
-#     of the placeholder __kplug_sancov_point, which gets its argument
-#     and the callback's name after register allocation);
-#   - in the pc-guard object (x86: objdump), the instruction right before
-#     each call to __sanitizer_cov_trace_pc_guard loads a __sancov_guards
-#     address into %rdi;
-#   - the sizes of __sancov_guards / __sancov_cntrs / __sancov_bools divided
-#     by their element sizes (4, 1, 1), and of __sancov_pcs by 16;
-#   - the relocations of __sancov_pcs (one PC each); each function's table
-#     (from its entry, flag 1, whose PC is the function, to the next) must
-#     have as many entries as the function got trace_pc calls; and
-#     .init_array.00002 holds one constructor when N > 0 (none or one when
-#     N = 0: the decision is taken before the optimisers run).
+# pc-table=on.  Per function, the pc-guard calls kplug's pass inserted (in
+# its dump, -fdump-tree-all: calls of the placeholder __kplug_sancov_point,
+# which gets its argument and the callback's name after register
+# allocation) must equal the __sanitizer_cov_trace_pc calls it inserts in
+# trace=pc.  In each mode's object (x86: objdump), S, the sites of the
+# final code (calls to __sanitizer_cov_trace_pc_guard; relocations of the
+# counter or flag array in code, one per increment or store), must equal:
+#   - the size of __sancov_guards / __sancov_cntrs / __sancov_bools divided
+#     by the element size (4, 1, 1): one element per site, as Clang gives,
+#     however the optimisers copied or deleted the points' code;
+#   - the size of __sancov_pcs divided by 16, and its relocations (one PC
+#     each); each function's table (from its entry, flag 1, whose PC is the
+#     function, to the next) has as many entries as the function has sites;
+# in the pc-guard object the instruction right before each guard call
+# loads a __sancov_guards address into %rdi; and .init_array.00002 holds
+# one constructor when the pass inserted points (none or one without: the
+# decision is taken before the optimisers run).
 # Files that kplug's trace=pc cannot compile are dropped (reported); every
 # mode must compile all the others.  ABICOUNT_KFLAGS adds kplug flags to the
 # Clang modes (the self-test breaks them on purpose with it).
@@ -58,6 +60,24 @@ call_sites() {
 		END { print pc + 0, g + 0, arg + 0 }'
 }
 
+# sites OBJ MODE: "TOTAL NAME:SITES,..." (functions with sites, sorted; a
+# function's .cold part counts as the function: one PC table covers both)
+sites() {
+	local pat list
+	case $2 in
+	pc) pat='R_[A-Z0-9_]+\t__sanitizer_cov_trace_pc-' ;;
+	pc-guard) pat='R_[A-Z0-9_]+\t__sanitizer_cov_trace_pc_guard-' ;;
+	inline-8bit-counters) pat='R_[A-Z0-9_]+\t__sancov_cntrs([-+]|$)' ;;
+	*) pat='R_[A-Z0-9_]+\t__sancov_bools([-+]|$)' ;;
+	esac
+	list=$(objdump -dr --no-show-raw-insn "$1" | awk -v pat="$pat" '
+		/^[0-9a-f]+ <[^>]+>:$/ { fn = $2; sub(/^</, "", fn); sub(/>:$/, "", fn)
+					 sub(/\.cold$/, "", fn); next }
+		$0 ~ pat { n[fn]++ }
+		END { for (f in n) print f ":" n[f] }' | LC_ALL=C sort -t: -k1,1 | paste -sd,)
+	echo "$(tr ',' '\n' <<<"$list" | awk -F: '{ t += $2 } END { print t + 0 }') ${list:--}"
+}
+
 # elf_facts OBJ SECTION ELTSIZE (tests/sancov/elffacts.pl)
 elf_facts() { perl "$here/elffacts.pl" "$@"; }
 
@@ -74,6 +94,7 @@ one() {	# one CC SO OPT WORKDIR FILE
 	fi
 	touch "$d/pc.opt"
 	call_sites "$d/pc.o" > "$d/pc.sites"
+	sites "$d/pc.o" pc > "$d/pc.fnsites"
 	count_calls $(pass_dumps "$d/pc") /dev/null > "$d/pc.pass"
 	count_calls "$d/pc.opt" > "$d/pc.cnt"
 	rm -rf "$d/pc"
@@ -87,6 +108,7 @@ one() {	# one CC SO OPT WORKDIR FILE
 			echo "$m: $(head -1 "$d/$m.err")" >> "$d/kfail"
 			continue
 		fi
+		sites "$d/$m.o" $m > "$d/$m.sites"
 		case $m in
 		pc-guard) elf_facts "$d/$m.o" __sancov_guards 4 > "$d/$m.elf"
 			call_sites "$d/$m.o" > "$d/guard.sites" ;;
@@ -163,13 +185,19 @@ for my $d (sort glob "$work/*") {
 	for my $m (qw(pc-guard inline-8bit-counters inline-bool-flag)) {
 		my ($facts) = lines("$d/$m.elf");
 		my ($ent, $pcs, $rel, $flag1, $ctors, $extra) = split / /, $facts, 6;
-		my $want = join(",", map { "$_:$pc->{$_}" } @with) || "-";
+		my ($s, $want) = split / /, (lines("$d/$m.sites"))[0] // "-1 ?";
 		diff($name, "$m: $extra") if defined $extra;
-		diff($name, "$m: $ent entries, trace_pc $n") if $ent != $n;
-		diff($name, "$m: $pcs pc-table entries, trace_pc $n") if $pcs != $n;
-		diff($name, "$m: $rel pc-table relocations, trace_pc $n") if $rel != $n;
-		diff($name, "$m: pc table per function $flag1, trace_pc per function $want")
+		diff($name, "$m: $ent elements, $s sites") if $ent != $s;
+		diff($name, "$m: $pcs pc-table entries, $s sites") if $pcs != $s;
+		diff($name, "$m: $rel pc-table relocations, $s sites") if $rel != $s;
+		diff($name, "$m: pc table per function $flag1, sites per function $want")
 			if $flag1 ne $want;
+		# the functions with sites are trace_pc's
+		my $fns_m = join(",", map { s/:.*//r } split /,/, $want);
+		my $fns_pc = join(",", map { s/:.*//r } split /,/,
+				  (split / /, (lines("$d/pc.fnsites"))[0] // "0 ?")[1]);
+		diff($name, "$m: functions with sites $fns_m, with trace_pc calls $fns_pc")
+			if $fns_m ne $fns_pc;
 		# one when there are points; none or one without (a function the
 		# optimisers leave without any point still counts)
 		diff($name, "$m: $ctors constructors for $n points") if $ctors > 1 || ($n && !$ctors);

@@ -7,11 +7,10 @@
 
 #include "covmap.h"
 #include "report.h"
+#include "config/sancov-map-format.h"
 
-#define MAP_MAGIC	0x3153504bU
-#define NODE_SIZE	16
-#define LINE_SIZE	8
-#define HEADER_WORDS	8
+#define NODE_SIZE	SANCOV_MAP_NODE_SIZE
+#define LINE_SIZE	SANCOV_MAP_LINE_SIZE
 
 struct rd {
 	const unsigned char *p, *end;
@@ -99,6 +98,9 @@ static const char *check_fn(const struct covmap *m, const struct covfn *f)
 	for (i = 0; i < f->npcs; i++)
 		if (get32(m, f->pcs + i * (4 + m->ptr)) >= f->nprobes)
 			return "map pc names no probe";
+	for (i = 0; i < f->nelts; i++)
+		if (get32(m, f->elts + i * SANCOV_MAP_ELT_SIZE) >= f->nprobes)
+			return "map array element names no probe";
 	return NULL;
 }
 
@@ -108,11 +110,17 @@ static int load_fn(struct covmap *m, struct rd *r, struct covfn *f)
 	uint64_t magic = rd_uint(r, 4), size = rd_uint(r, 4), sizes = rd_uint(r, 4);
 	uint32_t i;
 
-	if (!r->err && magic != MAP_MAGIC) {
+	if (!r->err && (magic & SANCOV_MAP_MAGIC_MASK) == (SANCOV_MAP_MAGIC & SANCOV_MAP_MAGIC_MASK) &&
+	    magic != SANCOV_MAP_MAGIC) {
+		r->err = "map record of another format version (written by another kplug "
+			 "than this kplug-report's: use the kplug-report of the kplug that built it)";
+		return -1;
+	}
+	if (!r->err && magic != SANCOV_MAP_MAGIC) {
 		r->err = "bad map record magic";
 		return -1;
 	}
-	if (!r->err && (size > (uint64_t)(r->end - start) || size < 4 * HEADER_WORDS)) {
+	if (!r->err && (size > (uint64_t)(r->end - start) || size < 4 * SANCOV_MAP_HEADER_WORDS)) {
 		r->err = "map record size out of bounds";
 		return -1;
 	}
@@ -133,11 +141,13 @@ static int load_fn(struct covmap *m, struct rd *r, struct covfn *f)
 	f->nlines = rd_uint(r, 4);
 	f->npcs = rd_uint(r, 4);
 	f->nfiles = rd_uint(r, 4);
+	f->nelts = rd_uint(r, 4);
 	f->array = rd_uint(r, m->ptr);
 	f->nodes = rd_skip(r, f->nnodes, NODE_SIZE);
 	f->probes = rd_skip(r, f->nprobes, 4);
 	f->lines = rd_skip(r, f->nlines, LINE_SIZE);
 	f->pcs = rd_skip(r, f->npcs, 4 + m->ptr);
+	f->elts = rd_skip(r, f->nelts, SANCOV_MAP_ELT_SIZE);
 	f->name = rd_string(r);
 	if (r->err)
 		return -1;
@@ -280,7 +290,8 @@ int covmap_load(struct covmap *m, const unsigned char *buf, size_t len,
 
 		/* one byte order per map: every record is read with m->big */
 		one.big = r.end - r.p >= 4 &&
-			  get32(&(struct covmap){ .big = 1 }, r.p) == MAP_MAGIC;
+			  (get32(&(struct covmap){ .big = 1 }, r.p) & SANCOV_MAP_MAGIC_MASK) ==
+			  (SANCOV_MAP_MAGIC & SANCOV_MAP_MAGIC_MASK);
 		if (m->nfns && one.big != m->big) {
 			*err = "map records of different byte orders";
 			return -1;
@@ -335,8 +346,8 @@ int covmap_hit(struct covmap *m, uint64_t addr)
 		struct covfn *f = &m->fns[m->by_array[lo - 1]];
 		uint64_t idx = (addr - f->array) / f->elt_size;
 
-		if (idx < f->nprobes && (addr - f->array) % f->elt_size == 0) {
-			f->hit[idx] = 1;
+		if (idx < f->nelts && (addr - f->array) % f->elt_size == 0) {
+			f->hit[get32(m, f->elts + idx * SANCOV_MAP_ELT_SIZE)] = 1;
 			return 0;
 		}
 	}

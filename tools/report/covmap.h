@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * covmap: the coverage maps sancov writes (section .debug_kplug_sancov, format in
- * passes/sancov-map.c) read from a linked ELF file (executable, shared
+ * config/sancov-map-format.h) read from a linked ELF file (executable, shared
  * object without relocation, vmlinux), and inference from probe hits:
  * a hit probe implies its node, and a node its immediate dominator and
  * immediate post-dominator (passes/probeset.h).
@@ -12,13 +12,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SANCOV_SECTION	".debug_kplug_sancov"	/* = SANCOV_MAP_SECTION, passes/sancov-map.h */
+#include "config/sancov-map-format.h"
+
+#define SANCOV_SECTION	SANCOV_MAP_SECTION
 
 struct covfn {
 	const char *name;
-	uint32_t nnodes, nprobes, nlines, npcs, nfiles, elt_size;
+	uint32_t nnodes, nprobes, nlines, npcs, nfiles, nelts, elt_size;
 	uint64_t array;
-	const unsigned char *nodes, *probes, *lines, *pcs;	/* raw records */
+	const unsigned char *nodes, *probes, *lines, *pcs, *elts;	/* raw records */
 	const char **files;
 	unsigned char *hit;		/* per probe */
 	int dead;			/* the link discarded its code */
