@@ -8,6 +8,7 @@
 # A failed check is listed with its diagnostics.
 . "$(dirname "$0")/lib.sh"
 T=$(mktemp -d "$OUT/harness.XXXXXX")
+trap 'rm -rf "$T"' EXIT
 LOG=$T/spans
 
 # mk NAME MARKER BODY: a test file that logs its span around BODY
@@ -86,11 +87,20 @@ is "$(echo "$out" | sed -n '/said\.t 2 - two$/,/^$/p' | sed '1d;$d' | paste -sd'
 	"$(printf '      # %s|' 'before two b' 'before two c' 'before two d' 'got:      got' \
 		'expected: expected' 'after two' | sed 's/|$//')" \
 	"a failed check is listed with the diagnostics around it"
-rm -rf "$T"
 
 # ok and is return the check's result (in a subshell: its counts stay there).
 is "$( (ok 0 x; echo "rc=$?"; ok 1 y; echo "rc=$?"; is a a z; echo "rc=$?"; is a b w; echo "rc=$?") 2>/dev/null |
 	grep '^rc=' | paste -sd' ')" "rc=0 rc=1 rc=0 rc=1" "ok and is return 0 on a pass and 1 on a failure"
+# A "# long" file starts first, however late it is named.
+: >"$LOG"
+mk l1 '' "$plan1"
+mk l2 '' "$plan1"
+mk l3 '' "$plan1"
+mk long '# long' "$plan1"
+perl "$TOP/tests/harness.pl" --keep-env "$T/l1.t" "$T/l2.t" "$T/l3.t" "$T/long.t" >/dev/null 2>&1
+is "$(awk '$1 == "start" { print $2 }' "$LOG" | head -2 | grep -c '^long$')" 1 \
+	"a '# long' file is among the first two to start, though named last"
+
 # kplug_so_for builds one compiler's plugin once at a time: two test files
 # that run side by side may both ask for it (a make on PATH logs its span).
 mkdir -p "$T/bin"

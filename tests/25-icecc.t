@@ -6,6 +6,7 @@
 # Each remote object is compared with the same compile run locally, and
 # icecream's own log says whether the job really stayed remote (a remote
 # job that writes to stderr is silently recompiled locally).
+# long
 . "$(dirname "$0")/lib.sh"
 NET=$TOP/tests/kernel/icecc-net.sh
 

@@ -5,6 +5,7 @@
 # Native's tail-called callbacks are counted beside kplug's (always 0).
 # 49-sancov-parity-cc.t runs a smaller sample on every compiler (GCC 11
 # to 16), 58-kernel-parity.t kernel units.
+# long
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/sancov/common.sh"
 W=$OUT/sancov-parity

@@ -3,6 +3,7 @@
 # trace-pc's points on torture files at every level, against clang-14's
 # layout, and against the real consumers: GCC's libasan (.sancov files read
 # by sancov-14) and libFuzzer.
+# long
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/sancov/common.sh"
 T=$(mktemp -d "$OUT/sancov-abi.XXXXXX")

@@ -4,6 +4,7 @@
 # (tests/sancov/prune-exec.sh), run, and each run's inferred lines must be
 # those of the unpruned run -- and must not be once the probes inference
 # needs are dropped (prune-check=off), or the proof could not fail.
+# long
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/sancov/common.sh"
 T=$(mktemp -d "$OUT/sancov-prune.XXXXXX")

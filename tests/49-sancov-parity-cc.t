@@ -2,18 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # sancov parity with native -fsanitize-coverage=trace-pc,trace-cmp on every
 # compiler, per function and callback (tests/sancov/parity.sh): GCC's
-# gcc.dg/sancov tests and a sample of the torture suite (every 44th file
-# of compile/ and execute/, sorted: 80 files) at -O0 and -O2.  GCC 14 made
+# gcc.dg/sancov tests and a sample of the torture suite (every 88th file
+# of compile/ and execute/, sorted: 40 files) at -O0 and -O2.  GCC 14 made
 # gnu89's implicit declarations errors: -fpermissive there, both ways.
 # 32-sancov-parity.t runs the larger sample and more -O levels with the
 # host's GCC 12; 58-kernel-parity.t compares kernel units.
 # per-compiler
+# long
 . "$(dirname "$0")/lib.sh"
 G=$(gcc_source)/gcc/testsuite
 ok $? "GCC 12 testsuite extracted" || done_testing
 SANCOV_TESTS=("$G"/gcc.dg/sancov/*.c)
 mapfile -t SAMPLE < <(ls "$G"/gcc.c-torture/compile/*.c "$G"/gcc.c-torture/execute/*.c |
-	LC_ALL=C sort | awk 'NR % 44 == 1')
+	LC_ALL=C sort | awk 'NR % 88 == 1')
 [ "$($KCC -dumpversion | cut -d. -f1)" -lt 14 ] || export PARITY_CFLAGS=-fpermissive
 W=$(mktemp -d "$OUT/parity-cc.XXXXXX")
 trap 'rm -rf "$W"' EXIT

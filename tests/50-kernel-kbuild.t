@@ -5,6 +5,7 @@
 # message with a non-zero exit for each bad input (unknown version, not a
 # kernel tree, local changes where a hook goes, a foreign
 # scripts/gcc-plugins/kplug, missing cross plugin headers).
+# long
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/kernel/lib-kernel.sh"
 

@@ -8,7 +8,10 @@
 #  1. cold: make CC="ccache gcc" with CCACHE_PREFIX=icecc and an empty
 #     private ccache, every compile forced down icecream's remote path
 #     (tests/kernel/icecc-net.sh): one build serves both tools;
-#  2. warm: make clean, the same make again: every compile a ccache hit.
+#  2. warm: make clean, the same make again: every compile a ccache hit;
+#  3. an object directory inside the source tree (srctree "..", relative
+#     paths and root): four units through icecream, each one's .text the
+#     local build's.
 #
 # Each gives a vmlinux whose .text is byte-identical to the local build's
 # and the same collected cyc_complexity records (kplug-report collect over
@@ -121,6 +124,32 @@ ccache -s | diag_in
 ok $((hits * 100 >= (hits + misses) * 99 && hits >= objs ? 0 : 1)) \
 	"warm: ccache hit rate $((hits * 1000 / (hits + misses + (hits + misses == 0)))) per mille (>= 990), $hits hits for $objs kplug objects"
 check_same $NAME "warm (ccache)"
+
+# 3. An object directory inside the source tree (O=$SRC/DIR: kbuild's
+# srctree is then "..", relative like the sources' paths, against which
+# kplug matches [path:] sections): units of the four kinds of the profile
+# built through icecream (every compile remote) are the local build's.
+# Only the units and what they need (prepare), not a whole kernel.
+INSIDE=$SRC/kplug-o-inside
+UNITS="fs/read_write.o kernel/exit.o lib/string.o mm/filemap.o"
+rm -rf "$INSIDE" && mkdir -p "$INSIDE" && cp "$KOUT/$REF/.config" "$INSIDE/.config"
+export CCACHE_DIR=$T/ccache-inside	# cold: every unit compiled
+"$NET" mark "$ICE"
+"$NET" run "$ICE" make -C "$SRC" O="$INSIDE" ARCH=x86_64 CC="ccache gcc" olddefconfig >"$T/inside.log" 2>&1 &&
+	"$NET" run "$ICE" make -C "$SRC" O="$INSIDE" ARCH=x86_64 CC="ccache gcc" -j2 $UNITS >>"$T/inside.log" 2>&1
+ok $? "O=\$SRC/kplug-o-inside (srctree ..): $UNITS built through icecream" || tail -5 "$T/inside.log" | diag_in
+grep -q -- '-fplugin-arg-kplug-root=\.\. ' "$INSIDE/fs/.read_write.o.cmd"
+ok $? "... with root=.. (relative, as kbuild's srctree)"
+counts=$("$NET" count "$ICE")
+diag "O= inside the tree: icecream: $counts"
+is "$(sed -n 's/.* \(local=[0-9]*\).*/\1/p' <<<"$counts")" local=0 "... no C object compiled locally"
+ok $(($(sed -n 's/.*remote=\([0-9]*\).*/\1/p' <<<"$counts") >= 4 ? 0 : 1)) "... the units compiled remotely"
+for u in $UNITS; do
+	objcopy -O binary --only-section=.text "$INSIDE/$u" "$T/in.text" &&
+		objcopy -O binary --only-section=.text "$KOUT/$REF/$u" "$T/ref.text"
+	same_nonempty "$T/in.text" "$T/ref.text" "O= inside the tree: $u's .text is the local build's"
+done
+rm -rf "$INSIDE"
 
 kt_forget $NAME		# the next run builds it again, for real
 done_testing

@@ -4,6 +4,7 @@
 # every kplug pass enabled, on GCC 12 and GCC 11, and smaller samples on
 # GCC 13 to 16 in their chroots (make torture runs more on 11 and 12).
 # First checks that the script's verdicts can fail, with a fake compiler.
+# long
 . "$(dirname "$0")/lib.sh"
 
 # ---- the classifier, against a fake compiler ----

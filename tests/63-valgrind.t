@@ -4,6 +4,7 @@
 # translation units.  Only errors whose stack has a frame in kplug.so count:
 # cc1 itself is not memcheck-clean.  A deliberately broken plugin first
 # proves that the filter sees invalid reads and leaks.
+# long
 . "$(dirname "$0")/lib.sh"
 
 d=$OUT/valgrind

@@ -10,6 +10,7 @@
 # failure (trap), and the test refuses to run over a kplug installed by
 # hand or by package.
 # lock: plugin-dir
+# long
 . "$(dirname "$0")/lib.sh"
 # the compilers come from the distribution (debian/rules), never from the caller
 unset KPLUG_DEB_GCCS

@@ -17,6 +17,7 @@
 # the tests share: the packages are purged at the end, also on failure
 # (trap); a kplug package a killed run left behind is purged first.
 # lock: plugin-dir
+# long
 . "$(dirname "$0")/lib.sh"
 # the compilers come from the distribution (debian/rules), never from the caller
 unset KPLUG_DEB_GCCS

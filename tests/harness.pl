@@ -20,7 +20,9 @@
 # Two files run at a time (KPLUG_JOBS, default 2; 1: one after the other),
 # except the files with the line "# runs alone" (kernel builds, which
 # take both cores): they run last, one after the other, in their order,
-# with nothing beside them.  A file with "# lock: NAME..." never runs
+# with nothing beside them.  Those marked "# long" (minutes) start first,
+# so that the pool does not end with one long file beside nothing.
+# A file with "# lock: NAME..." never runs
 # beside another file holding one of the same NAMEs (a shared directory
 # or install), nor beside another compiler's run of itself.  Each file's
 # line is printed as it ends, with its wall and CPU time (user + system of
@@ -95,6 +97,7 @@ sub markers {
 	while (<$fh>) {
 		$m{per_compiler} = 1 if /^# per-compiler$/;
 		$m{alone} = 1 if /^# runs alone$/;
+		$m{long} = 1 if /^# long$/;
 		push @{$m{locks}}, split(' ', $1) if /^# lock: (.+)$/;
 	}
 	return \%m;
@@ -264,7 +267,9 @@ sub run_pool {
 }
 
 my @alone = grep { $runs[$_][3]{alone} } 0 .. $#runs;
+# the files marked "# long" first: two at a time, the pool ends on short ones
 my @together = grep { !$runs[$_][3]{alone} } 0 .. $#runs;
+@together = ((grep { $runs[$_][3]{long} } @together), (grep { !$runs[$_][3]{long} } @together));
 if ($jobs > 1 && !$verbose && @together > 1) {
 	printf "harness: %d files %d at a time, then %d that run alone\n",
 		scalar @together, $jobs, scalar @alone;
