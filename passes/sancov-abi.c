@@ -290,8 +290,9 @@ void sancov_abi_function(function *fn)
 		gsi_insert_before(&gsi, stmt, GSI_SAME_STMT);
 		if (!late) {
 			elements.safe_push(i);
-			labels.safe_push(abi.pc_table ? sancov_abi_block_label(points[i], loc) :
-							NULL_TREE);
+			/* element 0 is the entry: the function's address */
+			labels.safe_push(abi.pc_table && i ? sancov_abi_block_label(points[i], loc) :
+							     NULL_TREE);
 		}
 	}
 	if (late)
