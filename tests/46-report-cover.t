@@ -68,7 +68,7 @@ printf '#include "h.h"\nint fa(int);\nint main(int c, char **) { return shared(c
 # sites MODE PROGRAM: the coverage code the program has
 sites() {
 	case $1 in
-	pc|pc-guard)
+	'pc' | 'pc-guard')
 		objdump -d --no-show-raw-insn "$2" | grep -cE "call +[0-9a-f]+ <__sanitizer_cov_trace_${1/-/_}>" ;;
 	inline-8bit-counters)
 		echo $(( $(size -A "$2" | awk '$1 == "__sancov_cntrs" { print $2 }') )) ;;
