@@ -26,7 +26,6 @@
 /* "KPS" and the version: a reader refuses another version's records */
 #define SANCOV_MAP_MAGIC	0x3253504bU	/* "KPS2" little-endian */
 #define SANCOV_MAP_MAGIC_MASK	0x00ffffffU	/* the "KPS" of any version */
-#define SANCOV_MAP_VERSION	2
 
 #define SANCOV_MAP_HEADER_WORDS	9	/* before the array pointer */
 #define SANCOV_MAP_NODE_SIZE	16	/* idom, ipdom, first line, nlines */

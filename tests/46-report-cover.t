@@ -46,6 +46,16 @@ grep -qx "kplug-report: $t/q-pie is position-independent (a PIE or a shared obje
 ok $? "... saying it is a PIE and to link with -no-pie"
 [ $rc -eq 2 ] || diag_in <"$t/err"
 
+# a map record of another format version ("KPS1"): refused, named
+cp "$t/q-no-pie" "$t/v1"
+off=$(readelf -SW "$t/v1" | awk '$2 == ".debug_kplug_sancov" { print $5 }')
+printf '1' | dd of="$t/v1" bs=1 seek=$((0x${off:-0} + 3)) conv=notrunc status=none
+"$R" cover "$t/v1" "$t/h-no-pie" >/dev/null 2>"$t/err"
+rc=$?
+ok $((rc == 2 ? 0 : 1)) "cover on a map of another format version fails (exit $rc)"
+grep -q "map record of another format version" "$t/err"
+ok $? "... saying the map is of another format version" || diag_in <"$t/err"
+
 strip "$t/q-no-pie" -o "$t/stripped"
 "$R" cover "$t/stripped" "$t/h-no-pie" >/dev/null 2>"$t/err"
 rc=$?

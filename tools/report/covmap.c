@@ -9,8 +9,6 @@
 #include "report.h"
 #include "config/sancov-map-format.h"
 
-#define NODE_SIZE	SANCOV_MAP_NODE_SIZE
-#define LINE_SIZE	SANCOV_MAP_LINE_SIZE
 
 struct rd {
 	const unsigned char *p, *end;
@@ -80,7 +78,7 @@ static const char *check_fn(const struct covmap *m, const struct covfn *f)
 	uint32_t i;
 
 	for (i = 0; i < f->nnodes; i++) {
-		const unsigned char *n = f->nodes + i * NODE_SIZE;
+		const unsigned char *n = f->nodes + i * SANCOV_MAP_NODE_SIZE;
 		int32_t idom = (int32_t)get32(m, n), ipdom = (int32_t)get32(m, n + 4);
 		uint64_t first = get32(m, n + 8), cnt = get32(m, n + 12);
 
@@ -93,7 +91,7 @@ static const char *check_fn(const struct covmap *m, const struct covfn *f)
 		if (get32(m, f->probes + 4 * i) >= f->nnodes)
 			return "map probe out of range";
 	for (i = 0; i < f->nlines; i++)
-		if (get32(m, f->lines + i * LINE_SIZE) >= f->nfiles)
+		if (get32(m, f->lines + i * SANCOV_MAP_LINE_SIZE) >= f->nfiles)
 			return "map line names no file";
 	for (i = 0; i < f->npcs; i++)
 		if (get32(m, f->pcs + i * (4 + m->ptr)) >= f->nprobes)
@@ -143,9 +141,9 @@ static int load_fn(struct covmap *m, struct rd *r, struct covfn *f)
 	f->nfiles = rd_uint(r, 4);
 	f->nelts = rd_uint(r, 4);
 	f->array = rd_uint(r, m->ptr);
-	f->nodes = rd_skip(r, f->nnodes, NODE_SIZE);
+	f->nodes = rd_skip(r, f->nnodes, SANCOV_MAP_NODE_SIZE);
 	f->probes = rd_skip(r, f->nprobes, 4);
-	f->lines = rd_skip(r, f->nlines, LINE_SIZE);
+	f->lines = rd_skip(r, f->nlines, SANCOV_MAP_LINE_SIZE);
 	f->pcs = rd_skip(r, f->npcs, 4 + m->ptr);
 	f->elts = rd_skip(r, f->nelts, SANCOV_MAP_ELT_SIZE);
 	f->name = rd_string(r);
@@ -372,7 +370,7 @@ static void fn_lines(const struct covmap *m, const struct covfn *f,
 		}
 	}
 	while (sp) {
-		const unsigned char *nd = f->nodes + stack[--sp] * NODE_SIZE;
+		const unsigned char *nd = f->nodes + stack[--sp] * SANCOV_MAP_NODE_SIZE;
 
 		for (k = 0; k < 2; k++) {
 			int32_t next = (int32_t)get32(m, nd + 4 * k);
@@ -384,11 +382,11 @@ static void fn_lines(const struct covmap *m, const struct covfn *f,
 		}
 	}
 	for (i = 0; i < f->nnodes; i++) {
-		const unsigned char *nd = f->nodes + i * NODE_SIZE;
+		const unsigned char *nd = f->nodes + i * SANCOV_MAP_NODE_SIZE;
 		uint32_t first = get32(m, nd + 8), cnt = get32(m, nd + 12);
 
 		for (k = 0; cov[i] && k < cnt; k++) {
-			const unsigned char *l = f->lines + (first + k) * LINE_SIZE;
+			const unsigned char *l = f->lines + (first + k) * SANCOV_MAP_LINE_SIZE;
 			char *s;
 
 			if (asprintf(&s, "%s:%u", f->files[get32(m, l)], get32(m, l + 4)) < 0)
