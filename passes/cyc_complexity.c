@@ -506,7 +506,11 @@ static int cyc_setup(const struct kplug_ctx *ctx)
 }
 
 const struct kplug_pass kplug_cyc_complexity = {
-	{ "cyc_complexity", "cyclomatic complexity of every function", cyc_opts },
-	NULL,
-	cyc_setup,
+	.info = {
+		.name = "cyc_complexity",
+		.help = "cyclomatic complexity of every function",
+		.opts = cyc_opts,
+	},
+	.ggc_roots = NULL,
+	.setup = cyc_setup,
 };

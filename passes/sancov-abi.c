@@ -39,13 +39,26 @@ struct sancov_abi_kind {
 };
 
 static const struct sancov_abi_kind sancov_abi_kinds[] = {
-	[SANCOV_ABI_NONE]  = { NULL, NULL, SANCOV_LATE_GUARD },
-	[SANCOV_ABI_GUARD] = { "__sancov_guards", "__sanitizer_cov_trace_pc_guard_init",
-			       SANCOV_LATE_GUARD },
-	[SANCOV_ABI_8BIT]  = { "__sancov_cntrs", "__sanitizer_cov_8bit_counters_init",
-			       SANCOV_LATE_COUNTER },
-	[SANCOV_ABI_BOOL]  = { "__sancov_bools", "__sanitizer_cov_bool_flag_init",
-			       SANCOV_LATE_FLAG },
+	[SANCOV_ABI_NONE] = {
+		.section = NULL,
+		.init = NULL,
+		.late = SANCOV_LATE_GUARD,
+	},
+	[SANCOV_ABI_GUARD] = {
+		.section = "__sancov_guards",
+		.init = "__sanitizer_cov_trace_pc_guard_init",
+		.late = SANCOV_LATE_GUARD,
+	},
+	[SANCOV_ABI_8BIT] = {
+		.section = "__sancov_cntrs",
+		.init = "__sanitizer_cov_8bit_counters_init",
+		.late = SANCOV_LATE_COUNTER,
+	},
+	[SANCOV_ABI_BOOL] = {
+		.section = "__sancov_bools",
+		.init = "__sanitizer_cov_bool_flag_init",
+		.late = SANCOV_LATE_FLAG,
+	},
 };
 
 tree sancov_abi_trees[SANCOV_ABI_NR_TREES];

@@ -12,17 +12,39 @@
 #ifndef KPLUG_SANCOV_PRUNE_H
 #define KPLUG_SANCOV_PRUNE_H
 
+/*
+ * The values of the ENUM options sancov-prune, -prune-cuts, -prune-session
+ * and -prune-exact: each enum lists its choices in the order of the
+ * choice string defined beside it (kplug_int() gives that index).
+ */
+
 /* Which calls may end a run or a session inside them (sancov-prune-cuts). */
+#define SANCOV_CUTS_CHOICES	"calls,indirect,none"
 enum sancov_cuts {
 	SANCOV_CUTS_CALLS,	/* any that may not return (gcov's rule) */
 	SANCOV_CUTS_INDIRECT,	/* indirect calls only (kcov's ioctl is one) */
 	SANCOV_CUTS_NONE,	/* none: Clang's assumption */
 };
 
+#define SANCOV_PRUNE_CHOICES	"off,clang,min"
 enum sancov_prune {
 	SANCOV_PRUNE_OFF,
 	SANCOV_PRUNE_CLANG,
 	SANCOV_PRUNE_MIN,
+};
+
+/* What a coverage session spans (sancov-prune-session). */
+#define SANCOV_SESSION_CHOICES	"run,kcov"
+enum sancov_session {
+	SANCOV_SESSION_RUN,	/* whole runs: libFuzzer, .sancov files */
+	SANCOV_SESSION_KCOV,	/* starts and ends inside calls: the kernel */
+};
+
+/* What inference must give exactly (sancov-prune-exact). */
+#define SANCOV_EXACT_CHOICES	"lines,blocks"
+enum sancov_exact {
+	SANCOV_EXACT_LINES,
+	SANCOV_EXACT_BLOCKS,
 };
 
 struct sancov_prune_cfg {

@@ -35,6 +35,14 @@
 static_assert(!(SANCOV_MARKER & (SANITIZE_COV_TRACE_PC | SANITIZE_COV_TRACE_CMP)),
 	      "the marker must not request a native trace mode");
 
+/* sancov-map's choices, in the order of SANCOV_MAP_CHOICES. */
+#define SANCOV_MAP_CHOICES	"auto,on,off"
+enum sancov_map_choice {
+	SANCOV_MAP_AUTO,	/* with sancov-prune */
+	SANCOV_MAP_ON,
+	SANCOV_MAP_OFF,
+};
+
 static const struct kplug_opt sancov_opts[] = {
 	{ "trace", KPLUG_OPT_SET, "pc",
 	  "pc,cmp,pc-guard,inline-8bit-counters,inline-bool-flag", 0, 0,
@@ -47,19 +55,19 @@ static const struct kplug_opt sancov_opts[] = {
 	{ "bss", KPLUG_OPT_BOOL, "off", NULL, 0, 0,
 	  "put the zero arrays of pc-guard and the inline modes in @nobits sections "
 	  "(the kernel merges __sancov_guards into .bss)" },
-	{ "prune", KPLUG_OPT_ENUM, "off", "off,clang,min", 0, 0,
+	{ "prune", KPLUG_OPT_ENUM, "off", SANCOV_PRUNE_CHOICES, 0, 0,
 	  "which blocks get a probe: off (every block, as native GCC), clang "
 	  "(Clang's rule) or min (the fewest that imply every line's coverage)" },
-	{ "map", KPLUG_OPT_ENUM, "auto", "auto,on,off", 0, 0,
+	{ "map", KPLUG_OPT_ENUM, "auto", SANCOV_MAP_CHOICES, 0, 0,
 	  "write the coverage map (.debug_kplug_sancov) kplug-report cover reads; "
 	  "auto: with sancov-prune" },
-	{ "prune-session", KPLUG_OPT_ENUM, "run", "run,kcov", 0, 0,
+	{ "prune-session", KPLUG_OPT_ENUM, "run", SANCOV_SESSION_CHOICES, 0, 0,
 	  "what a coverage session spans: run (whole runs: libFuzzer, .sancov "
 	  "files) or kcov (it starts and ends inside calls: the kernel)" },
-	{ "prune-cuts", KPLUG_OPT_ENUM, "calls", "calls,indirect,none", 0, 0,
+	{ "prune-cuts", KPLUG_OPT_ENUM, "calls", SANCOV_CUTS_CHOICES, 0, 0,
 	  "calls where a run or session may stop or start: calls (any that may "
 	  "not return), indirect (kcov's ioctl is reached by one), none (Clang)" },
-	{ "prune-exact", KPLUG_OPT_ENUM, "lines", "lines,blocks", 0, 0,
+	{ "prune-exact", KPLUG_OPT_ENUM, "lines", SANCOV_EXACT_CHOICES, 0, 0,
 	  "what inference must give exactly: lines (every source line the "
 	  "report prints) or blocks (every basic block, which needs more probes)" },
 	{ "prune-check", KPLUG_OPT_BOOL, "on", NULL, 0, 0,
@@ -582,8 +590,9 @@ static int sancov_load_lists(const struct kplug_ctx *ctx)
 		return sancov_list_error(sancov.ignore);
 	for (k = 0; k < 2; k++) {
 		struct sancov_inline in = {
-			sancov.ignore, k ? KPLUG_SPEC_FUN : KPLUG_SPEC_SRC,
-			kplug_origin(ctx, keys[k]),
+			.sl = sancov.ignore,
+			.kind = k ? KPLUG_SPEC_FUN : KPLUG_SPEC_SRC,
+			.origin = kplug_origin(ctx, keys[k]),
 		};
 		const char *globs = kplug_str(ctx, keys[k]);
 
@@ -599,9 +608,11 @@ static int sancov_abi_options(const struct kplug_ctx *ctx,
 {
 	long edges = sancov.trace & SANCOV_EDGES;
 	struct sancov_abi_cfg cfg = {
-		SANCOV_ABI_NONE, (bool)kplug_int(ctx, "pc-table"),
-		(bool)kplug_int(ctx, "ctors"), (bool)kplug_int(ctx, "bss"),
-		sancov_wanted,
+		.mode = SANCOV_ABI_NONE,
+		.pc_table = (bool)kplug_int(ctx, "pc-table"),
+		.ctors = (bool)kplug_int(ctx, "ctors"),
+		.bss = (bool)kplug_int(ctx, "bss"),
+		.wanted = sancov_wanted,
 	};
 
 	if (edges & (edges - 1)) {
@@ -643,15 +654,17 @@ static int sancov_prune_options(const struct kplug_ctx *ctx,
 				const struct sancov_abi_cfg *abi, bool *map)
 {
 	struct sancov_prune_cfg cfg = {
-		(enum sancov_prune)kplug_int(ctx, "prune"),
-		(bool)kplug_int(ctx, "prune-check"), abi->pc_table,
-		kplug_int(ctx, "prune-session") == 1,
-		(enum sancov_cuts)kplug_int(ctx, "prune-cuts"),
-		kplug_int(ctx, "prune-exact") == 0,
+		.mode = (enum sancov_prune)kplug_int(ctx, "prune"),
+		.check = (bool)kplug_int(ctx, "prune-check"),
+		.keep_entry = abi->pc_table,
+		.kcov = kplug_int(ctx, "prune-session") == SANCOV_SESSION_KCOV,
+		.cuts = (enum sancov_cuts)kplug_int(ctx, "prune-cuts"),
+		.by_lines = kplug_int(ctx, "prune-exact") == SANCOV_EXACT_LINES,
 	};
-	long map_opt = kplug_int(ctx, "map");	/* auto, on, off */
+	long map_opt = kplug_int(ctx, "map");
 
-	*map = map_opt == 1 || (map_opt == 0 && cfg.mode != SANCOV_PRUNE_OFF);
+	*map = map_opt == SANCOV_MAP_ON ||
+	       (map_opt == SANCOV_MAP_AUTO && cfg.mode != SANCOV_PRUNE_OFF);
 	if (!(sancov.trace & SANCOV_EDGES) && (cfg.mode != SANCOV_PRUNE_OFF || *map)) {
 		kplug_error("%s: sancov-%s needs a trace mode with a probe per block "
 			    "(pc, pc-guard, inline-8bit-counters or inline-bool-flag)",
@@ -719,8 +732,12 @@ static int sancov_setup(const struct kplug_ctx *ctx)
 }
 
 const struct kplug_pass kplug_sancov = {
-	{ "sancov", "coverage callbacks like -fsanitize-coverage=trace-pc,trace-cmp, "
-		    "never tail-called, with allow/ignore lists", sancov_opts },
-	sancov_roots,
-	sancov_setup,
+	.info = {
+		.name = "sancov",
+		.help = "coverage callbacks like -fsanitize-coverage=trace-pc,trace-cmp, "
+			"never tail-called, with allow/ignore lists",
+		.opts = sancov_opts,
+	},
+	.ggc_roots = sancov_roots,
+	.setup = sancov_setup,
 };
