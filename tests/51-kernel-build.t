@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # kplug integrated with kplug-kbuild into fresh Debian Linux trees and
 # built (tinyconfig-based, O= directories) with cyc_complexity and sancov
-# (KCOV) on: 6.12 for x86_64, arm64 (with the compat vdso) and arm (vdso
-# on); 7.2, in Debian 13's chroot with its gcc-14 (tools/toolchain-chroot),
-# for x86_64 and um; for 6.1 x86_64, kbuild's plugin and four kinds of
-# object.  From the .cmd files: one kplug flag per vmlinux
+# (KCOV) on: 6.12 for x86_64 and arm (vdso on); 7.2, in Debian 13's chroot
+# with its gcc-14 (tools/toolchain-chroot), for x86_64, arm64 (its cross
+# gcc-14, the compat vdso by the 32-bit arm gcc-14) and um; for 6.1 x86_64
+# and 6.12 arm64 (compat vdso, the host's cross compilers), kbuild's plugin
+# and each kind of object (a few targets, check_units).  From the .cmd
+# files: one kplug flag per vmlinux
 # C object, none in any vdso object, no -fsanitize-coverage anywhere; with
 # objdump: sancov call sites in instrumented objects and none in vdso or
 # KCOV_INSTRUMENT := n objects.  The x86_64 6.12 build is the one the
@@ -232,53 +234,75 @@ if want $KT_X86_72; then
 	ok $? "$KT_X86_72: objects get 7.2's -DGCC_PLUGINS and depend on generated/gcc-plugins.h"
 fi
 
-# --- arm64, Linux 6.12, with the compat vdso (arm-linux-gnueabi-gcc) ---
-# (arm64 on 7.2 with the chroot's aarch64-linux-gnu-gcc-14 is not built
-# yet: its compat vdso needs a 32-bit arm gcc-14 the chroot lacks.)
+# --- arm64, Linux 7.2, in the chroot: aarch64-linux-gnu-gcc-14, and
+# arm-linux-gnueabi-gcc-14 for the compat vdso (CC_COMPAT) ---
+if want arm64-7.2; then
+	# shellcheck disable=SC2086
+	run_build arm64-7.2 7.2 arm64 $KT_KPLUG COMPAT=y COMPAT_VDSO=y
+	grep -qx 'CONFIG_GCC_VERSION=14[0-9]*' "$KOUT/arm64-7.2/.config"
+	ok $? "arm64-7.2: built by GCC 14 ($(sed -n 's/^CONFIG_CC_VERSION_TEXT=//p' "$KOUT/arm64-7.2/.config"))"
+	check_build arm64-7.2 arm64 arch/arm64/kernel/vdso/vgettimeofday.o \
+		arch/arm64/kernel/vdso32/vgettimeofday.o
+	grep -q 'arm-linux-gnueabi-gcc-14 ' "$KOUT/arm64-7.2/arch/arm64/kernel/vdso32/.vgettimeofday.o.cmd"
+	ok $? "arm64-7.2: the compat vdso compiled by arm-linux-gnueabi-gcc-14"
+fi
+
+# check_units NAME ARCH VDSO_OBJ: the objects of a build of a few targets
+# (KT_TARGETS: fs/read_write.o kernel/fork.o kernel/kcov.o and the vdso
+# object) got the flags of their kind.
+check_units() {
+	local name=$1 arch=$2 vdso=$3 b=$KOUT/$1 o c
+	cmdof() { head -n 1 "$b/$(dirname "$1")/.$(basename "$1").cmd" 2>/dev/null; }
+	pcsof() { $(kt_objdump "$arch") -dr "$b/$1" 2>/dev/null |
+		grep -cE 'R_(X86_64_PLT32|AARCH64_(CALL|JUMP)26)[[:space:]]+__sanitizer_cov_'; }
+	test -s "$b/scripts/gcc-plugins/kplug/kplug.so"
+	ok $? "$name: kbuild built its kplug.so"
+	for o in fs/read_write.o kernel/fork.o; do
+		c=$(cmdof $o)
+		is "$(grep -o -- '-fplugin=[^ ]*kplug.so' <<<"$c" | wc -l)" 1 "$name: $o has one kplug flag"
+		grep -q -- '-fplugin-arg-kplug-default-enable=sancov' <<<"$c"
+		ok $? "$name: ... and kplug's sancov (CFLAGS_KCOV)"
+		ok $(($(pcsof $o) > 10 ? 0 : 1)) "$name: ... $(pcsof $o) sancov call sites"
+	done
+	kt_cyc_records "$name" "$arch" | grep -qE '"file":"[^"]*fs/read_write.c".*"function":"ksys_read"'
+	ok $? "$name: embedded cyc_complexity records name fs/read_write.c:ksys_read"
+	c=$(cmdof kernel/kcov.o)
+	ok $([ "$(grep -o -- '-fplugin=[^ ]*kplug.so' <<<"$c" | wc -l)" = 1 ] &&
+		! grep -q -- 'kplug-permit=sancov' <<<"$c"; echo $?) \
+		"$name: kernel/kcov.o (KCOV_INSTRUMENT := n): kplug without sancov's permit"
+	is "$(pcsof kernel/kcov.o)" 0 "$name: ... and no sancov call site"
+	c=$(cmdof "$vdso")
+	ok $([ -n "$c" ] && ! grep -qE -- '-fplugin=[^ ]*kplug.so|-fplugin-arg-kplug-' <<<"$c"; echo $?) \
+		"$name: vdso $vdso built without kplug flag or argument"
+	is "$(pcsof "$vdso")" 0 "$name: ... and no sancov call site"
+	is "$(grep -rl --include='*.cmd' -e '-fsanitize-coverage' "$b" | wc -l)" 0 \
+		"$name: no -fsanitize-coverage in any .cmd file"
+}
+
+# --- arm64, Linux 6.12, with the compat vdso (host cross compilers): the
+# integration on a few objects (the whole arm64 kernel is 7.2's above) ---
 if want arm64-6.12; then
+	V=arch/arm64/kernel/vdso32/vgettimeofday.o
+	KT_TARGETS=(fs/read_write.o kernel/fork.o kernel/kcov.o arch/arm64/kernel/vdso/vgettimeofday.o $V)
 	# shellcheck disable=SC2086
 	run_build arm64-6.12 6.12 arm64 $KT_KPLUG COMPAT=y COMPAT_VDSO=y
-	check_build arm64-6.12 arm64 arch/arm64/kernel/vdso/vgettimeofday.o \
-		arch/arm64/kernel/vdso32/vgettimeofday.o
+	KT_TARGETS=()
+	check_units arm64-6.12 arm64 $V
+	c=$(head -n 1 "$KOUT/arm64-6.12/arch/arm64/kernel/vdso/.vgettimeofday.o.cmd" 2>/dev/null)
+	ok $([ -n "$c" ] && ! grep -qE -- '-fplugin=[^ ]*kplug.so|-fplugin-arg-kplug-' <<<"$c"; echo $?) \
+		"arm64-6.12: the 64-bit vdso built without kplug flag or argument too"
 fi
 
 # --- x86_64, Linux 6.1: kbuild's own kplug.so and a few objects ---
-# (6.1's full build with kplug is 40-kernel-cyc.t's, the links are those of
-# the four 6.12 builds: here the 6.1 integration builds its plugin and
-# gives each kind of object its flags.)
+# (6.1's full build with kplug is 40-kernel-cyc.t's: here the 6.1
+# integration builds its plugin and gives each kind of object its flags.)
 if want x86_64-6.1; then
-	kt_tree 6.1 >/dev/null
-	ok $? "6.1: tree integrated"
-	B61=$KOUT/x86_64-6.1
-	V61=arch/x86/entry/vdso/vclock_gettime.o
-	KT_TARGETS=(fs/read_write.o kernel/fork.o kernel/kcov.o $V61)
+	V=arch/x86/entry/vdso/vclock_gettime.o
+	KT_TARGETS=(fs/read_write.o kernel/fork.o kernel/kcov.o $V)
 	# shellcheck disable=SC2086
 	run_build x86_64-6.1 6.1 x86_64 $KT_KPLUG 64BIT=y
 	KT_TARGETS=()
-	test -s "$B61/scripts/gcc-plugins/kplug/kplug.so"
-	ok $? "x86_64-6.1: kbuild built its kplug.so"
-	cmd61() { head -n 1 "$B61/$(dirname "$1")/.$(basename "$1").cmd" 2>/dev/null; }
-	pcs61() { objdump -dr "$B61/$1" 2>/dev/null | grep -c 'R_X86_64_PLT32.*__sanitizer_cov_'; }
-	for o in fs/read_write.o kernel/fork.o; do
-		c=$(cmd61 $o)
-		is "$(grep -o -- '-fplugin=[^ ]*kplug.so' <<<"$c" | wc -l)" 1 "x86_64-6.1: $o has one kplug flag"
-		grep -q -- '-fplugin-arg-kplug-default-enable=sancov' <<<"$c"
-		ok $? "x86_64-6.1: ... and kplug's sancov (CFLAGS_KCOV)"
-		ok $(($(pcs61 $o) > 10 ? 0 : 1)) "x86_64-6.1: ... $(pcs61 $o) sancov call sites"
-	done
-	kt_cyc_records x86_64-6.1 | grep -qE '"file":"[^"]*fs/read_write.c".*"function":"ksys_read"'
-	ok $? "x86_64-6.1: embedded cyc_complexity records name fs/read_write.c:ksys_read"
-	c=$(cmd61 kernel/kcov.o)
-	ok $([ "$(grep -o -- '-fplugin=[^ ]*kplug.so' <<<"$c" | wc -l)" = 1 ] &&
-		! grep -q -- 'kplug-permit=sancov' <<<"$c"; echo $?) \
-		"x86_64-6.1: kernel/kcov.o (KCOV_INSTRUMENT := n): kplug without sancov's permit"
-	is "$(pcs61 kernel/kcov.o)" 0 "x86_64-6.1: ... and no sancov call site"
-	c=$(cmd61 $V61)
-	ok $([ -n "$c" ] && ! grep -qE -- '-fplugin=[^ ]*kplug.so|-fplugin-arg-kplug-' <<<"$c"; echo $?) \
-		"x86_64-6.1: vdso $V61 built without kplug flag or argument"
-	is "$(pcs61 $V61)" 0 "x86_64-6.1: ... and no sancov call site"
-	is "$(grep -rl --include='*.cmd' -e '-fsanitize-coverage' "$B61" | wc -l)" 0 \
-		"x86_64-6.1: no -fsanitize-coverage in any .cmd file"
+	check_units x86_64-6.1 x86_64 $V
 fi
 
 # --- arm, Linux 6.12, a config with the vdso on ---

@@ -114,7 +114,8 @@ kt_arch_args() {
 		local cc="HOSTCC=$KT_CHROOT_GCC HOSTCXX=$KT_CHROOT_GXX"
 		case $1 in
 		x86_64)	echo "ARCH=x86_64 CC=$KT_CHROOT_GCC $cc" ;;
-		arm64)	echo "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CC=aarch64-linux-gnu-$KT_CHROOT_GCC $cc" ;;
+		arm64)	echo "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CC=aarch64-linux-gnu-$KT_CHROOT_GCC $cc" \
+				"CROSS_COMPILE_COMPAT=arm-linux-gnueabi- CC_COMPAT=arm-linux-gnueabi-$KT_CHROOT_GCC" ;;
 		um)	echo "ARCH=um SUBARCH=x86_64 CC=$KT_CHROOT_GCC $cc" ;;
 		esac
 		return
@@ -179,7 +180,7 @@ kt_key() {
 	if kt_chroot_ver "$ver"; then
 		# the chroot's compilers, its tarball, and the chroot itself
 		case $arch in
-		arm64)	cc="aarch64-linux-gnu-$KT_CHROOT_GCC $KT_CHROOT_GCC $KT_CHROOT_GXX" ;;
+		arm64)	cc="aarch64-linux-gnu-$KT_CHROOT_GCC arm-linux-gnueabi-$KT_CHROOT_GCC $KT_CHROOT_GCC $KT_CHROOT_GXX" ;;
 		*)	cc="$KT_CHROOT_GCC $KT_CHROOT_GXX" ;;
 		esac
 		run=$(kt_runner "$ver")
@@ -276,7 +277,7 @@ kt_make() {
 # kt_build NAME VER ARCH OPTION...: configure from scratch and build, or
 # reuse the cached build of the same key.  KT_REUSED is 1 when reused.
 kt_build() {
-	local name=$1 ver=$2 arch=$3
+	local name=$1 ver=$2 arch=$3 key
 	KT_REUSED=0
 	SRC=$(kt_tree "$ver") || { diag "$ver: cannot prepare the tree"; return 1; }
 	kt_profiles || return 1
@@ -286,11 +287,13 @@ kt_build() {
 		return 0
 	fi
 	rm -rf "${KOUT:?}/$name"
+	# the key of what is built now (kplug's sources may change meanwhile)
+	key=$(kt_key "${@:2}")
 	kt_configure "$@" || return 1
 	kt_make "$name" "$arch" "${KT_TARGETS[@]}" || return 1
 	# the whole build's log (later kt_make calls write build.log again)
 	cp "$KOUT/$name/build.log" "$KOUT/$name/build-full.log" || return 1
-	kt_key "${@:2}" >"$KOUT/$name/.kt-done"
+	echo "$key" >"$KOUT/$name/.kt-done"
 	diag "$name: built in ${KT_SECONDS}s wall ($(nproc) cores, -j2, shared machine)"
 }
 
