@@ -283,7 +283,9 @@ check_units() {
 # integration on a few objects (the whole arm64 kernel is 7.2's above) ---
 if want arm64-6.12; then
 	V=arch/arm64/kernel/vdso32/vgettimeofday.o
-	KT_TARGETS=(fs/read_write.o kernel/fork.o kernel/kcov.o arch/arm64/kernel/vdso/vgettimeofday.o $V)
+	# (both vdsos are built by arm64's vdso_prepare, before any target:
+	# named as targets, kbuild would compile them with vmlinux's flags)
+	KT_TARGETS=(fs/read_write.o kernel/fork.o kernel/kcov.o)
 	# shellcheck disable=SC2086
 	run_build arm64-6.12 6.12 arm64 $KT_KPLUG COMPAT=y COMPAT_VDSO=y
 	KT_TARGETS=()
