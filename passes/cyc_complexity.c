@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include "kplug.h"
 #include "compat/embed.h"
+#include "config/cyc-record-format.h"
 #include "config/kplug-json.h"
 
 static const struct kplug_opt cyc_opts[] = {
@@ -146,7 +147,7 @@ static void cyc_emit(const char *line, size_t len)
 	}
 }
 
-static struct kplug_embed cyc_records = { ".kplug.cyc", NULL, 0, 0 };
+static struct kplug_embed cyc_records = { .section = KPLUG_CYC_SECTION };
 
 /* Outside any function, so the error is one line without a location. */
 static void cyc_finish_unit(void *gcc_data, void *user_data)

@@ -139,12 +139,12 @@ static int read_section(const char *data, size_t size, void *arg)
 		nl = memchr(p, '\n', end - p);
 		if (!nl) {
 			fail(sc->c, sc->w, "%s: truncated record at offset %zu",
-			     COLLECT_SECTION, (size_t)(p - data));
+			     KPLUG_CYC_SECTION, (size_t)(p - data));
 			return 1;
 		}
 		if (*p != '{' || nl[-1] != '}' || memchr(p, '\0', nl - p)) {
 			fail(sc->c, sc->w, "%s: not a JSON record at offset %zu",
-			     COLLECT_SECTION, (size_t)(p - data));
+			     KPLUG_CYC_SECTION, (size_t)(p - data));
 			return 1;
 		}
 		if (first_sight(sc->c, p, nl + 1 - p)) {
@@ -162,7 +162,7 @@ static void collect_elf(struct collect *c, const struct where *w,
 	struct section_ctx sc = { c, w };
 	const char *err;
 
-	if (elf_each_section(buf, len, COLLECT_SECTION, read_section, &sc, &err) < 0)
+	if (elf_each_section(buf, len, KPLUG_CYC_SECTION, read_section, &sc, &err) < 0)
 		fail(c, w, "%s", err);
 }
 
@@ -427,7 +427,7 @@ int collect_finish(struct collect *c)
 		status = 2;
 	} else if (!c->records && !c->errors) {
 		fprintf(stderr, "%s: no %s records in %zu files (compiled without "
-			"cyc_complexity-embed=on?)\n", c->tool, COLLECT_SECTION, c->files);
+			"cyc_complexity-embed=on?)\n", c->tool, KPLUG_CYC_SECTION, c->files);
 		status = 2;
 	}
 	free(c->seen);

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define COLLECT_SECTION	".kplug.cyc"
+#include "config/cyc-record-format.h"
 
 struct collect {
 	FILE *out;
