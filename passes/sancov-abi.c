@@ -61,8 +61,7 @@ static const struct sancov_abi_kind sancov_abi_kinds[] = {
 	},
 };
 
-tree sancov_abi_trees[SANCOV_ABI_NR_TREES];
-#define guard_fn	sancov_abi_trees[0]	/* __sanitizer_cov_trace_pc_guard */
+tree sancov_abi_guard_fn;
 
 static struct sancov_abi_cfg abi;
 static unsigned int sancov_abi_arrays;	/* names .LSANCOVn */
@@ -105,7 +104,8 @@ enum sancov_late_kind sancov_abi_late_kind(void)
 
 bool sancov_abi_is_callback(tree decl)
 {
-	return (guard_fn && decl == guard_fn) || sancov_late_is_placeholder(decl);
+	return (sancov_abi_guard_fn && decl == sancov_abi_guard_fn) ||
+	       sancov_late_is_placeholder(decl);
 }
 
 /* Functions GCC creates once the unit's variables are out (ASan's module
@@ -228,7 +228,7 @@ static gimple *sancov_abi_guard_call(tree array, unsigned int i)
 	tree elt = build4(ARRAY_REF, uint32_type_node, array, size_int(i),
 			  NULL_TREE, NULL_TREE);
 
-	return gimple_build_call(guard_fn, 1, build_fold_addr_expr(elt));
+	return gimple_build_call(sancov_abi_guard_fn, 1, build_fold_addr_expr(elt));
 }
 
 /* A label at the start of BB whose address goes into the PC table. */
@@ -282,16 +282,17 @@ void sancov_abi_function(function *fn)
 	sancov_prune_points(fn, &points);
 	if (points.is_empty())
 		return;
-	if (abi.mode == SANCOV_ABI_GUARD && !guard_fn)
-		guard_fn = sancov_abi_fn_decl("__sanitizer_cov_trace_pc_guard",
-					      build_function_type_list(void_type_node,
-						build_pointer_type(uint32_type_node), NULL_TREE));
+	if (abi.mode == SANCOV_ABI_GUARD && !sancov_abi_guard_fn)
+		sancov_abi_guard_fn = sancov_abi_fn_decl("__sanitizer_cov_trace_pc_guard",
+			build_function_type_list(void_type_node,
+						 build_pointer_type(uint32_type_node), NULL_TREE));
 	if (abi.mode == SANCOV_ABI_GUARD)
-		sancov_map_set_callback(guard_fn);
+		sancov_map_set_callback(sancov_abi_guard_fn);
 	array = sancov_abi_array(fn->decl, sancov_abi_kinds[abi.mode].section,
 				 sancov_abi_elt_type(), points.length(), NULL_TREE);
 	sancov_map_array(array);
-	late = sancov_late_begin(fn, sancov_abi_late_kind(), guard_fn, array, abi.pc_table);
+	late = sancov_late_begin(fn, sancov_abi_late_kind(), sancov_abi_guard_fn, array,
+				 abi.pc_table);
 	for (i = 0; i < points.length(); i++) {
 		gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb(points[i]);
 		location_t loc = sancov_map_probe(points[i], gsi_end_p(gsi) ?
@@ -396,7 +397,7 @@ void sancov_abi_setup(const char *plugin_name, const struct sancov_abi_cfg *cfg)
 	sancov_abi_orig_named_section = targetm.asm_out.named_section;
 	targetm.asm_out.named_section = sancov_abi_named_section;
 	/* kplug sets passes up at PLUGIN_START_UNIT: this is the unit's start */
-	guard_fn = NULL_TREE;
+	sancov_abi_guard_fn = NULL_TREE;
 	sancov_late_start_unit();
 	sancov_abi_arrays = 0;
 	if (abi.ctors)

@@ -25,9 +25,11 @@ struct sancov_abi_cfg {
 	bool (*wanted)(tree fndecl);	/* whether a function is instrumented */
 };
 
-/* The declarations the modes use, per translation unit (GGC roots). */
-#define SANCOV_ABI_NR_TREES	6
-extern tree sancov_abi_trees[SANCOV_ABI_NR_TREES];
+/*
+ * __sanitizer_cov_trace_pc_guard, declared once per translation unit
+ * (NULL_TREE until pc-guard needs it; a GGC root of sancov's table).
+ */
+extern tree sancov_abi_guard_fn;
 
 /* Register what the mode needs (called from sancov's setup). */
 void sancov_abi_setup(const char *plugin_name, const struct sancov_abi_cfg *cfg);

@@ -45,16 +45,34 @@
 
 #define LATE_PLACEHOLDER	"__kplug_sancov_point"
 
-tree sancov_late_trees[SANCOV_LATE_NR_TREES];
-#define placeholder	sancov_late_trees[0]
-#define late_array	sancov_late_trees[1]
+tree sancov_late_placeholder;
+tree sancov_late_array;
 
-static enum sancov_late_kind late_kind;
-static tree late_callback;	/* __sanitizer_cov_trace_pc_guard (a root of sancov-abi) */
-static int late_uid = -1;	/* DECL_UID of the function begun, or -1 */
-static bool late_post_ra;	/* its code comes after register allocation */
-static bool late_pc_table;	/* its sites get PC table entries */
-static rtx guard_reg;		/* pc-guard: the callback's argument register */
+/*
+ * The function whose points get their code late: set by
+ * sancov_late_begin() (GIMPLE), read by the RTL pass of the same function
+ * (its gate compares uid).  late_fn_reset() is the one place that clears
+ * it: at the start of a unit, at every sancov_late_begin(), and whenever
+ * late_execute() has given the function's points their code (the one exit
+ * that keeps it is the pre-RA instance leaving pc-guard to the post-RA
+ * one), so no function sees another's state.  Its array is
+ * sancov_late_array, a GGC root; callback is one too (sancov_abi_guard_fn).
+ */
+static struct late_fn {
+	int uid;			/* DECL_UID of the function begun, or -1 */
+	enum sancov_late_kind kind;
+	tree callback;			/* __sanitizer_cov_trace_pc_guard */
+	bool post_ra;			/* its code comes after register allocation */
+	bool pc_table;			/* its sites get PC table entries */
+	rtx guard_reg;			/* pc-guard: the callback's argument register */
+} late = { .uid = -1 };
+
+static void late_fn_reset(void)
+{
+	late = { .uid = -1 };
+}
+
+/* The point of each location, for the function begun (emptied by sancov_late_begin()). */
 static hash_map<int_hash<unsigned int, 0, UINT_MAX>, unsigned int> *point_of_loc;
 /*
  * The instructions of the sites' code in the function rewritten last
@@ -67,10 +85,9 @@ static bool (*target_cannot_copy)(rtx_insn *);
 
 void sancov_late_start_unit(void)
 {
-	placeholder = NULL_TREE;
-	late_array = NULL_TREE;
-	late_callback = NULL_TREE;
-	late_uid = -1;
+	sancov_late_placeholder = NULL_TREE;
+	sancov_late_array = NULL_TREE;
+	late_fn_reset();
 }
 
 /* The register the callback's pointer argument goes in, or NULL. */
@@ -95,19 +112,22 @@ static bool late_arg_in_reg(tree callback)
 
 static tree late_placeholder(void)
 {
-	if (!placeholder) {
-		placeholder = build_fn_decl(LATE_PLACEHOLDER,
-					    build_function_type_list(void_type_node, NULL_TREE));
-		TREE_NOTHROW(placeholder) = 1;
-		DECL_ATTRIBUTES(placeholder) = tree_cons(get_identifier("leaf"), NULL_TREE,
-							 DECL_ATTRIBUTES(placeholder));
+	tree decl = sancov_late_placeholder;
+
+	if (!decl) {
+		decl = build_fn_decl(LATE_PLACEHOLDER,
+				     build_function_type_list(void_type_node, NULL_TREE));
+		TREE_NOTHROW(decl) = 1;
+		DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("leaf"), NULL_TREE,
+						  DECL_ATTRIBUTES(decl));
+		sancov_late_placeholder = decl;
 	}
-	return placeholder;
+	return decl;
 }
 
 bool sancov_late_is_placeholder(tree decl)
 {
-	return placeholder && decl == placeholder;
+	return sancov_late_placeholder && decl == sancov_late_placeholder;
 }
 
 /* The target's answer, and no for the sites' code: each site keeps its element. */
@@ -122,19 +142,18 @@ static bool late_cannot_copy(rtx_insn *insn)
 bool sancov_late_begin(function *fn, enum sancov_late_kind kind, tree callback,
 		       tree array, bool pc_table)
 {
-	late_uid = -1;
+	late_fn_reset();
 	if (targetm.cannot_copy_insn_p != late_cannot_copy) {
 		target_cannot_copy = targetm.cannot_copy_insn_p;
 		targetm.cannot_copy_insn_p = late_cannot_copy;
 	}
 	if (kind == SANCOV_LATE_GUARD && !late_arg_in_reg(callback))
 		return false;
-	late_post_ra = false;	/* decided in the RTL, before register allocation */
-	late_kind = kind;
-	late_callback = callback;
-	late_array = array;
-	late_pc_table = pc_table;
-	late_uid = DECL_UID(fn->decl);
+	late.kind = kind;
+	late.callback = callback;
+	late.pc_table = pc_table;
+	late.uid = DECL_UID(fn->decl);	/* post_ra: decided in the RTL, before register allocation */
+	sancov_late_array = array;
 	if (!point_of_loc)
 		point_of_loc = new hash_map<int_hash<unsigned int, 0, UINT_MAX>, unsigned int>;
 	point_of_loc->empty();
@@ -162,7 +181,7 @@ static bool late_is_placeholder_call(rtx_insn *insn)
 	if (!call || !MEM_P(XEXP(call, 0)))
 		return false;
 	sym = XEXP(XEXP(call, 0), 0);
-	return GET_CODE(sym) == SYMBOL_REF && SYMBOL_REF_DECL(sym) == placeholder;
+	return GET_CODE(sym) == SYMBOL_REF && SYMBOL_REF_DECL(sym) == sancov_late_placeholder;
 }
 
 /* Every reference to the placeholder in *LOC made one to the callback. */
@@ -173,7 +192,7 @@ static void late_retarget(rtx *loc, rtx callback)
 	FOR_EACH_SUBRTX_PTR(iter, array, loc, ALL) {
 		rtx *x = *iter;
 
-		if (*x && GET_CODE(*x) == SYMBOL_REF && SYMBOL_REF_DECL(*x) == placeholder)
+		if (*x && GET_CODE(*x) == SYMBOL_REF && SYMBOL_REF_DECL(*x) == sancov_late_placeholder)
 			*x = callback;
 	}
 }
@@ -217,8 +236,8 @@ static unsigned int late_count(void)
  */
 static bool guard_rewrite(rtx_insn *call, unsigned int i)
 {
-	rtx addr = late_address(late_array, i), reg = guard_reg;
-	rtx callback = XEXP(DECL_RTL(late_callback), 0);
+	rtx addr = late_address(sancov_late_array, i), reg = late.guard_reg;
+	rtx callback = XEXP(DECL_RTL(late.callback), 0);
 	rtx_insn *seq, *insn;
 
 	if (reload_completed) {
@@ -288,7 +307,7 @@ static bool emit_increment(rtx mem)
 /* CALL replaced by element I's increment or store of 1. */
 static bool inline_rewrite(rtx_insn *call, unsigned int i)
 {
-	rtx addr = late_address(late_array, i);
+	rtx addr = late_address(sancov_late_array, i);
 	rtx mem, note;
 	rtx_insn *seq, *insn, *last = NULL;
 	bool ok;
@@ -296,7 +315,7 @@ static bool inline_rewrite(rtx_insn *call, unsigned int i)
 	start_sequence();
 	mem = validize_mem(gen_rtx_MEM(QImode, addr));
 	MEM_NOTRAP_P(mem) = 1;
-	if (late_kind == SANCOV_LATE_COUNTER) {
+	if (late.kind == SANCOV_LATE_COUNTER) {
 		ok = emit_increment(mem);
 	} else {
 		emit_move_insn(mem, const1_rtx);
@@ -358,9 +377,9 @@ static void late_collect(function *fn, vec<rtx_insn *> *calls, vec<int> *points)
 		calls->safe_push(insn);
 		points->safe_push(*i);
 	}
-	for (k = 0; late_pc_table && k < points->length() && (*points)[k] != 0; k++)
+	for (k = 0; late.pc_table && k < points->length() && (*points)[k] != 0; k++)
 		;
-	if (late_pc_table && k > 0 && k < points->length()) {
+	if (late.pc_table && k > 0 && k < points->length()) {
 		rtx_insn *entry = (*calls)[k];
 
 		calls->ordered_remove(k);
@@ -402,7 +421,7 @@ static void late_rewrite_all(function *fn, bool (*rewrite)(rtx_insn *, unsigned 
 	unsigned int k;
 
 	late_collect(fn, &calls, &points);
-	late_set_length(late_array, calls.length());
+	late_set_length(sancov_late_array, calls.length());
 	if (!site_insns)
 		site_insns = new hash_set<int_hash<int, -1, -2> >;
 	site_insns->empty();
@@ -418,11 +437,11 @@ static void late_rewrite_all(function *fn, bool (*rewrite)(rtx_insn *, unsigned 
 		for (insn = NEXT_INSN(prev); insn != after; insn = NEXT_INSN(insn))
 			if (INSN_P(insn))
 				site_insns->add(INSN_UID(insn));
-		if (late_pc_table)
+		if (late.pc_table)
 			labels.safe_push(late_site_label(NEXT_INSN(prev)));
 	}
 	sancov_map_elements(points);
-	if (late_pc_table)
+	if (late.pc_table)
 		sancov_abi_pc_table(fn, points, labels);
 }
 
@@ -448,21 +467,21 @@ static bool guard_post_ra(rtx reg, tree array)
 
 static unsigned int late_execute(function *fn)
 {
-	if (late_kind != SANCOV_LATE_GUARD) {
+	if (late.kind != SANCOV_LATE_GUARD) {
 		late_rewrite_all(fn, inline_rewrite, "the target gives no code for "
 				 "an inline counter or flag");
-		late_uid = -1;
+		late_fn_reset();
 		return 0;
 	}
-	guard_reg = late_arg_reg(late_callback);
+	late.guard_reg = late_arg_reg(late.callback);
 	if (!reload_completed) {
-		late_post_ra = guard_post_ra(guard_reg, late_array);
-		if (late_post_ra)
+		late.post_ra = guard_post_ra(late.guard_reg, sancov_late_array);
+		if (late.post_ra)
 			return 0;	/* after register allocation */
 	}
 	late_rewrite_all(fn, guard_rewrite, "sancov-trace=pc-guard: the target gives no "
 			 "move of the guard address into the argument register");
-	late_uid = -1;
+	late_fn_reset();
 	return 0;
 }
 
@@ -477,8 +496,8 @@ public:
 	bool post_ra;
 	bool gate(function *fn) final override
 	{
-		return late_uid >= 0 && late_uid == (int)DECL_UID(fn->decl) &&
-		       (!post_ra || late_post_ra);
+		return late.uid >= 0 && late.uid == (int)DECL_UID(fn->decl) &&
+		       (!post_ra || late.post_ra);
 	}
 	unsigned int execute(function *fn) final override
 	{

@@ -20,9 +20,12 @@ enum sancov_late_kind {
 	SANCOV_LATE_FLAG,	/* flag[i] = 1 */
 };
 
-/* The placeholder and the current function's array (GGC roots). */
-#define SANCOV_LATE_NR_TREES	2
-extern tree sancov_late_trees[SANCOV_LATE_NR_TREES];
+/*
+ * GGC roots of sancov's table: the placeholder function (per translation
+ * unit) and the array of the function whose points get their code late.
+ */
+extern tree sancov_late_placeholder;
+extern tree sancov_late_array;
 
 /* The unit starts: forget the previous unit's placeholder. */
 void sancov_late_start_unit(void);

@@ -114,9 +114,11 @@ static tree sancov_decls[NR_SANCOV_FNS];
 static const struct ggc_root_tab sancov_roots[] = {
 	{ &sancov_decls[0], NR_SANCOV_FNS, sizeof(sancov_decls[0]),
 	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
-	{ &sancov_abi_trees[0], SANCOV_ABI_NR_TREES, sizeof(sancov_abi_trees[0]),
+	{ &sancov_abi_guard_fn, 1, sizeof(tree),
 	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
-	{ &sancov_late_trees[0], SANCOV_LATE_NR_TREES, sizeof(sancov_late_trees[0]),
+	{ &sancov_late_placeholder, 1, sizeof(tree),
+	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+	{ &sancov_late_array, 1, sizeof(tree),
 	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
 	LAST_GGC_ROOT_TAB
 };
