@@ -6,7 +6,8 @@
 # ($KT_X86, the build 51 checks and 52, 53, 55 share: kt_build_x86):
 #
 #  1. cold: the directories of $DIRS (one of each kind of the profile:
-#     sancov on, off, a [path:] cyc_complexity threshold) built with
+#     kernel/ sancov with cmp, mm/ sancov off, fs/ a [path:]
+#     cyc_complexity threshold; lib/ is mm/'s kind) built with
 #     make CC="ccache gcc", CCACHE_PREFIX=icecc and an empty private
 #     ccache, every compile forced down icecream's remote path
 #     (tests/kernel/icecc-net.sh): one build serves both tools;
@@ -40,7 +41,7 @@ fi
 REF=$KT_X86
 NAME=$KT_X86-icecc-ccache
 
-DIRS="fs kernel lib mm"
+DIRS="fs kernel mm"
 
 # code_of NAME OBJ: every code section (.text, .init.text, .sched.text,
 # ...) and its relocations, as objdump prints them (the file name line
@@ -75,7 +76,7 @@ check_same() {
 			first=${first:-$o}
 		fi
 	done <"$T/ref.objs"
-	ok $((with_code > 200 ? 0 : 1)) "$what: $with_code of the objects have code (the rest data only)"
+	ok $((with_code > 150 ? 0 : 1)) "$what: $with_code of the objects have code (the rest data only)"
 	is "$differ" 0 "$what: each object's code sections and relocations are the local build's${first:+ (first differing: $first)}"
 	records "$name" >"$T/$name.records"
 	n=$(wc -l <"$T/$name.records")
@@ -101,7 +102,7 @@ trap '"$NET" stop "$ICE"; rm -rf "$T" "$ICE_TOP"' EXIT
 kt_build_x86
 ok $? "$REF: the local build (reused: $KT_REUSED)"
 kplug_objs $REF >"$T/ref.objs"
-ok $(($(wc -l <"$T/ref.objs") > 200 ? 0 : 1)) "$REF: $(wc -l <"$T/ref.objs") kplug objects in $DIRS"
+ok $(($(wc -l <"$T/ref.objs") > 150 ? 0 : 1)) "$REF: $(wc -l <"$T/ref.objs") kplug objects in $DIRS"
 code_of $REF fs/read_write.o | grep -q '__sanitizer_cov_trace_pc'
 ok $? "$REF: code_of reads code with relocations (fs/read_write.o calls trace_pc)"
 records $REF >"$T/ref.records"
@@ -134,7 +135,7 @@ objs=$(kplug_objs $NAME | wc -l)
 remote=$(sed -n 's/.*remote=\([0-9]*\).*/\1/p' <<<"$counts")
 is "$(sed -n 's/.* \(local=[0-9]*\).*/\1/p' <<<"$counts")" local=0 \
 	"icecream: no C object compiled locally (no remote failure, no stderr fallback)"
-ok $((objs > 200 && remote >= objs ? 0 : 1)) "icecream: $remote remote jobs for the $objs C objects built with kplug"
+ok $((objs > 150 && remote >= objs ? 0 : 1)) "icecream: $remote remote jobs for the $objs C objects built with kplug"
 check_same $NAME "cold (icecream)"
 
 # 2. make clean, then the same build with a warm cache.
