@@ -117,6 +117,24 @@ struct work {
 	int *lstamp, lmark;	/* lines seen, without clearing */
 	unsigned char *fw;	/* per node: reached from ENTRY (hidden()) */
 	struct witness *wit;	/* the exact search's, or NULL */
+	int trace;		/* hidden() asks the trace model */
+	struct trace_work *tw;	/* its scratch, made on first use */
+};
+
+/*
+ * The trace model's scratch.  A state of its searches is 2 * node + c, c
+ * 1 once the walk ran the line asked about.
+ */
+struct trace_work {
+	unsigned char *has_line;	/* nv: the node has the line */
+	unsigned char *before;		/* nv: ENTRY reaches it without the line */
+	unsigned char *after;		/* nv: it reaches EXIT without the line */
+	unsigned char *ends;		/* nv: bit c: a segment ends here in state c */
+	int *end_from;			/* 2 nv: the state each end came from */
+	int *seen, mark;		/* 2 nv */
+	int *parent;			/* 2 nv */
+	int *queue;			/* 2 nv */
+	long work;			/* edges looked at */
 };
 
 /*
@@ -324,8 +342,24 @@ static void work_init(struct work *w, struct probeset *ps)
 	lines_init(w, ps);
 }
 
+static void trace_free(struct trace_work *tw)
+{
+	if (!tw)
+		return;
+	free(tw->has_line);
+	free(tw->before);
+	free(tw->after);
+	free(tw->ends);
+	free(tw->end_from);
+	free(tw->seen);
+	free(tw->parent);
+	free(tw->queue);
+	free(tw);
+}
+
 static void work_free(struct work *w)
 {
+	trace_free(w->tw);
 	adj_free(&w->succ);
 	adj_free(&w->pred);
 	adj_free(&w->impl);
@@ -488,10 +522,176 @@ static void witness_set(struct work *w, const struct probeset *ps, int v)
 	}
 }
 
+/* ---- the trace model ---- */
+
+/*
+ * A run seen as a trace is a walk ENTRY -> ... -> EXIT over the graph and
+ * two virtual edges: EXIT -> ENTRY (the next call: nothing in a trace
+ * marks where a call ends) and ENTRY -> EXIT (a stretch of the trace with
+ * no call).  Between two consecutive hits it takes some probe-free walk
+ * (a segment).  A line L is hidden when two runs hit the same sequence
+ * and only one runs L.  Taking the same walks but in one segment, that
+ * is: a segment s -> t with a probe-free walk that runs L and one that
+ * does not, s reached from ENTRY and t reaching EXIT without L (s and t
+ * hits, or ENTRY and EXIT for where the trace starts and ends).  Then any
+ * set exact for the trace model puts a probe inside one of the two walks;
+ * and with no such segment, the lines of a run are those of its hits and
+ * those every walk of each of its segments runs (probeset_infer_trace).
+ */
+
+/* The virtual edge out of (or into) V: EXIT <-> ENTRY; -1 for the others. */
+static int trace_extra(const struct work *w, int v)
+{
+	return v == w->n + 1 ? w->n : v == w->n ? w->n + 1 : -1;
+}
+
+static struct trace_work *trace_scratch(struct work *w)
+{
+	struct trace_work *tw = w->tw;
+
+	if (tw)
+		return tw;
+	tw = (struct trace_work *)ps_alloc(1, sizeof(*tw));
+	tw->has_line = (unsigned char *)ps_alloc(w->nv, 1);
+	tw->before = (unsigned char *)ps_alloc(w->nv, 1);
+	tw->after = (unsigned char *)ps_alloc(w->nv, 1);
+	tw->ends = (unsigned char *)ps_alloc(w->nv, 1);
+	tw->end_from = (int *)ps_alloc(2 * w->nv, sizeof(int));
+	tw->seen = (int *)ps_alloc(2 * w->nv, sizeof(int));
+	tw->parent = (int *)ps_alloc(2 * w->nv, sizeof(int));
+	tw->queue = (int *)ps_alloc(2 * w->nv, sizeof(int));
+	w->tw = tw;
+	return tw;
+}
+
+/* OUT[v] = 1 for what ROOT reaches over A and the virtual edges, not entering BLOCKED. */
+static void trace_reach(struct work *w, const struct adj *a, int root,
+			const unsigned char *blocked, unsigned char *out)
+{
+	int head = 0, tail = 0, i, v;
+
+	memset(out, 0, w->nv);
+	out[root] = 1;
+	w->queue[tail++] = root;
+	while (head < tail) {
+		v = w->queue[head++];
+		for (i = a->start[v]; i <= a->start[v + 1]; i++) {
+			int u = i < a->start[v + 1] ? a->list[i] : trace_extra(w, v);
+
+			w->tw->work++;
+			if (u < 0 || out[u] || blocked[u])
+				continue;
+			out[u] = 1;
+			w->queue[tail++] = u;
+		}
+	}
+}
+
+/* Whether V ends a segment: a probe, or EXIT (where the trace may end). */
+static int trace_ends(const struct work *w, const struct probeset *ps, int v)
+{
+	return v == w->n + 1 || (v < w->n && (ps->flags[v] & PS_PROBE));
+}
+
+/*
+ * The segments from SRC (a probe, or ENTRY): every probe-free walk, in
+ * state c = whether it ran the line.  tw->ends gets, per end, the states
+ * it was reached in; tw->end_from the state before.
+ */
+static void trace_walks(struct work *w, const struct probeset *ps, int src)
+{
+	struct trace_work *tw = w->tw;
+	int head = 0, tail = 0, i;
+
+	tw->mark++;
+	memset(tw->ends, 0, w->nv);
+	tw->seen[2 * src] = tw->mark;
+	tw->parent[2 * src] = -1;
+	tw->queue[tail++] = 2 * src;
+	while (head < tail) {
+		int st = tw->queue[head++], u = st >> 1, c = st & 1;
+
+		for (i = w->succ.start[u]; i <= w->succ.start[u + 1]; i++) {
+			int x = i < w->succ.start[u + 1] ? w->succ.list[i] : trace_extra(w, u);
+			int next;
+
+			tw->work++;
+			if (x < 0)
+				continue;
+			if (trace_ends(w, ps, x) && !(tw->ends[x] & (1 << c))) {
+				tw->ends[x] |= 1 << c;
+				tw->end_from[2 * x + c] = st;
+			}
+			if (x < w->n && (ps->flags[x] & PS_PROBE))
+				continue;	/* EXIT goes on: the next call */
+			next = 2 * x + (c | (x < w->n && tw->has_line[x]));
+			if (tw->seen[next] == tw->mark)
+				continue;
+			tw->seen[next] = tw->mark;
+			tw->parent[next] = st;
+			tw->queue[tail++] = next;
+		}
+	}
+}
+
+/*
+ * The two walks to END (in state 1 and 0): the node where the first ran
+ * the line (returned), and in the witness every node of either that could
+ * carry a probe.
+ */
+static int trace_witness(struct work *w, const struct probeset *ps, int end)
+{
+	struct trace_work *tw = w->tw;
+	int c, st, ran = -1;
+
+	if (w->wit)
+		w->wit->nset = 0;
+	for (c = 1; c >= 0; c--) {
+		for (st = tw->end_from[2 * end + c]; st >= 0; st = tw->parent[st]) {
+			int x = st >> 1, from = tw->parent[st];
+
+			if ((st & 1) && (from < 0 || !(from & 1)) && ran < 0)
+				ran = x;
+			if (!w->wit || x >= w->n || w->wit->imp[x] ||
+			    (ps->flags[x] & (PS_PROBE | PS_PROBEABLE)) != PS_PROBEABLE)
+				continue;
+			w->wit->imp[x] = 1;	/* once */
+			w->wit->set[w->wit->nset++] = x;
+		}
+	}
+	if (w->wit)
+		memset(w->wit->imp, 0, w->nv);
+	return ran;
+}
+
+/* hidden() of the trace model: a node of L on a segment that may or may not run L. */
+static int hidden_trace(struct work *w, const struct probeset *ps, int l)
+{
+	const struct adj *ln = &w->line_nodes;
+	struct trace_work *tw = trace_scratch(w);
+	int i, s, t;
+
+	memset(tw->has_line, 0, w->nv);
+	for (i = ln->start[l]; i < ln->start[l + 1]; i++)
+		tw->has_line[ln->list[i]] = 1;
+	trace_reach(w, &w->succ, w->n, tw->has_line, tw->before);
+	trace_reach(w, &w->pred, w->n + 1, tw->has_line, tw->after);
+	for (s = w->n; s >= 0; s--) {	/* ENTRY, then the probes */
+		if (s < w->n && (!(ps->flags[s] & PS_PROBE) || !tw->before[s]))
+			continue;
+		trace_walks(w, ps, s);
+		for (t = 0; t < w->nv; t++)
+			if (tw->ends[t] == 3 && tw->after[t])
+				return trace_witness(w, ps, t);
+	}
+	return -1;
+}
+
 /*
  * Whether some ENTRY -> V -> EXIT path, V a node with line L, avoids every
  * probe that implies a node with L: then a run could execute L and
- * inference could not tell.  Returns the last such V, or -1.
+ * inference could not tell.  Returns the last such V, or -1.  (The trace
+ * model: hidden_trace().)
  */
 static int hidden(struct work *w, const struct probeset *ps, int l,
 		  unsigned char *blocked)
@@ -499,6 +699,8 @@ static int hidden(struct work *w, const struct probeset *ps, int l,
 	const struct adj *ln = &w->line_nodes;
 	int i, head = 0, tail = 0, ret = -1, any = 0;
 
+	if (w->trace)
+		return hidden_trace(w, ps, l);
 	/* the nodes that imply a node with L, and of them those with a probe */
 	w->mark++;
 	for (i = ln->start[l]; i < ln->start[l + 1]; i++) {
@@ -582,10 +784,16 @@ static void place_needed(struct work *w, struct probeset *ps)
 static int breaks(struct work *w, const struct probeset *ps, int p,
 		  unsigned char *blocked)
 {
-	int *todo = (int *)ps_alloc(w->nv, sizeof(int));
-	unsigned char *seen = (unsigned char *)ps_alloc(w->nv, 1);
-	int n = 0, i, j, ret = 0;
+	int *todo, n = 0, i, j, ret = 0;
+	unsigned char *seen;
 
+	if (w->trace) {		/* a hit orders its neighbours' segments: all lines */
+		for (i = 0; i < w->nlines && !ret; i++)
+			ret = hidden(w, ps, i, blocked) >= 0;
+		return ret;
+	}
+	todo = (int *)ps_alloc(w->nv, sizeof(int));
+	seen = (unsigned char *)ps_alloc(w->nv, 1);
 	todo[n++] = p;
 	seen[p] = 1;
 	for (i = 0; i < n; i++)
@@ -620,6 +828,11 @@ static int breaks(struct work *w, const struct probeset *ps, int p,
  * (it costs a search per implied node and probe).
  */
 #define PS_DROP_MAX_NODES	2000
+/*
+ * The trace model's drops check every line: they stop after this many
+ * edges looked at (each drop kept is checked, so the set stays exact).
+ */
+#define PS_TRACE_DROP_WORK	4000000L
 
 static void drop_redundant(struct work *w, struct probeset *ps, int last_first)
 {
@@ -629,6 +842,8 @@ static void drop_redundant(struct work *w, struct probeset *ps, int last_first)
 	if (w->n > PS_DROP_MAX_NODES)
 		goto out;
 	for (k = 0; k < w->n; k++) {
+		if (w->trace && w->tw && w->tw->work > PS_TRACE_DROP_WORK)
+			break;
 		v = last_first ? w->n - 1 - k : k;
 		if (!(ps->flags[v] & PS_PROBE) || (ps->flags[v] & PS_KEEP))
 			continue;
@@ -836,8 +1051,14 @@ static int cover_gather(struct work *w, struct probeset *ps, struct cover *c,
 	int l, added = 0;
 
 	for (l = 0; l < w->nlines; l++) {
-		c->work += w->nv + w->succ.start[w->nv];	/* two searches */
-		if (hidden(w, ps, l, blocked) >= 0) {
+		long before = w->tw ? w->tw->work : 0;
+		int h = hidden(w, ps, l, blocked);
+
+		if (w->trace)
+			c->work += w->tw->work - before;
+		else
+			c->work += w->nv + w->succ.start[w->nv];	/* two searches */
+		if (h >= 0) {
 			cover_add(c, w->wit->set, w->wit->nset);
 			added++;
 		}
@@ -954,6 +1175,31 @@ static int exact_min(struct work *w, struct probeset *ps, int count)
 	return count;
 }
 
+/*
+ * From a set exact for the set model (so for the trace model too), with
+ * COUNT probes: drop what the order of the hits makes unnecessary, then
+ * (min, exact) search for a smallest set of the trace model; ps->bound
+ * gets what that proved.  Returns the probes kept.
+ */
+static int trace_min(struct work *w, struct probeset *ps, enum probeset_mode mode,
+		     int count)
+{
+	int v;
+
+	w->trace = 1;
+	trace_scratch(w);
+	if (mode != PS_EXACT) {
+		drop_redundant(w, ps, 1);
+		count = 0;
+		for (v = 0; v < w->n; v++)
+			count += !!(ps->flags[v] & PS_PROBE);
+	}
+	if ((mode == PS_MIN || mode == PS_EXACT) && w->n <= PS_EXACT_MAX_NODES)
+		count = exact_min(w, ps, count);
+	w->trace = 0;
+	return count;
+}
+
 int probeset_place(struct probeset *ps, enum probeset_mode mode, int check)
 {
 	struct work w = { 0 };
@@ -982,6 +1228,8 @@ int probeset_place(struct probeset *ps, enum probeset_mode mode, int check)
 		count = try_from_all(&w, ps, count);
 	if ((mode == PS_MIN || mode == PS_EXACT) && check && w.n <= PS_EXACT_MAX_NODES)
 		count = exact_min(&w, ps, count);
+	if (ps->observe == PS_OBSERVE_TRACE && mode != PS_OFF && check)
+		count = trace_min(&w, ps, mode, count);
 	work_free(&w);
 	return count;
 }
@@ -994,6 +1242,7 @@ int probeset_hidden(struct probeset *ps)
 
 	work_init(&w, ps);
 	relations(&w, ps);
+	w.trace = ps->observe == PS_OBSERVE_TRACE;
 	blocked = (unsigned char *)ps_alloc(w.nv, 1);
 	for (l = 0; l < w.nlines; l++)
 		n += hidden(&w, ps, l, blocked) >= 0;
@@ -1024,4 +1273,112 @@ void probeset_infer(const struct probeset *ps, const unsigned char *hit,
 			}
 	}
 	free(stack);
+}
+
+int probeset_nlines(const struct probeset *ps)
+{
+	int i, n = 0;
+
+	if (!ps->nlinks)
+		return ps->n;
+	for (i = 0; i < ps->nlinks; i++)
+		if (ps->link_line[i] >= n)
+			n = ps->link_line[i] + 1;
+	return n;
+}
+
+static int pair_cmp(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Whether a probe-free walk goes from S to T (a probe, or EXIT) without
+ * entering BLOCKED.
+ */
+static int segment_walk(struct work *w, const struct probeset *ps, int s, int t,
+			const unsigned char *blocked)
+{
+	unsigned char *seen = w->tw->before;
+	int head = 0, tail = 0, i;
+
+	memset(seen, 0, w->nv);
+	seen[s] = 1;
+	w->queue[tail++] = s;
+	while (head < tail) {
+		int u = w->queue[head++];
+
+		for (i = w->succ.start[u]; i <= w->succ.start[u + 1]; i++) {
+			int x = i < w->succ.start[u + 1] ? w->succ.list[i] : trace_extra(w, u);
+
+			if (x < 0 || (blocked && blocked[x]))
+				continue;
+			if (x == t)
+				return 1;
+			if (seen[x] || (x < w->n && (ps->flags[x] & PS_PROBE)))
+				continue;
+			seen[x] = 1;
+			w->queue[tail++] = x;
+		}
+	}
+	return 0;
+}
+
+/* Mark in LINES the lines every probe-free walk S -> T runs; 0, or -1 for none. */
+static int segment_lines(struct work *w, const struct probeset *ps, int s, int t,
+			 unsigned char *lines)
+{
+	const struct adj *ln = &w->line_nodes;
+	unsigned char *has_line = w->tw->has_line;
+	int l, i;
+
+	if (!segment_walk(w, ps, s, t, NULL))
+		return -1;
+	for (l = 0; l < w->nlines; l++) {
+		if (lines[l])
+			continue;
+		memset(has_line, 0, w->nv);
+		for (i = ln->start[l]; i < ln->start[l + 1]; i++)
+			if (!(ps->flags[ln->list[i]] & PS_PROBE))
+				has_line[ln->list[i]] = 1;
+		if (ln->start[l] < ln->start[l + 1] && !segment_walk(w, ps, s, t, has_line))
+			lines[l] = 1;
+	}
+	return 0;
+}
+
+int probeset_infer_trace(struct probeset *ps, const int *seq, int len,
+			 unsigned char *lines)
+{
+	struct work w = { 0 };
+	long *pairs = (long *)ps_alloc(len + 1, sizeof(long));
+	int i, k, np = 0, ret = 0;
+
+	work_init(&w, ps);
+	trace_scratch(&w);
+	memset(lines, 0, w.nlines);
+	for (i = 0; i < len; i++) {
+		int v = seq[i];
+
+		if (v < 0 || v >= w.n || !(ps->flags[v] & PS_PROBE)) {
+			ret = -1;
+			goto out;
+		}
+		for (k = w.node_lines.start[v]; k < w.node_lines.start[v + 1]; k++)
+			lines[w.node_lines.list[k]] = 1;
+	}
+	/* the segments: ENTRY -> seq[0], ..., seq[len - 1] -> EXIT, each once */
+	for (i = 0; i <= len; i++)
+		pairs[np++] = (long)(i ? seq[i - 1] : w.n) * w.nv + (i < len ? seq[i] : w.n + 1);
+	qsort(pairs, np, sizeof(long), pair_cmp);
+	for (i = 0; i < np && !ret; i++)
+		if (!i || pairs[i] != pairs[i - 1])
+			ret = segment_lines(&w, ps, (int)(pairs[i] / w.nv), (int)(pairs[i] % w.nv),
+					    lines);
+out:
+	free(pairs);
+	work_free(&w);
+	return ret;
 }

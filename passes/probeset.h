@@ -35,6 +35,18 @@ enum probeset_mode {
 	PS_EXACT,	/* the exact search alone, from a probe on every node (tests) */
 };
 
+/*
+ * What a run shows of the probes it hit.  A KCOV trace-mode buffer (and
+ * sancov's trace-pc callback) gives the order, with repeats; a unique or
+ * counting session only which ones.  A set exact for SET is exact for
+ * TRACE; TRACE may need fewer probes: between two hits, a branch whose
+ * probe did not fire is the one that ran.
+ */
+enum probeset_observe {
+	PS_OBSERVE_SET,		/* which probes were hit (the default) */
+	PS_OBSERVE_TRACE,	/* the ordered hits, repeats included */
+};
+
 /* node flags */
 #define PS_LINES	1	/* has source lines: its coverage matters */
 #define PS_PROBEABLE	2	/* the start of a block: a probe can go here */
@@ -43,6 +55,7 @@ enum probeset_mode {
 
 struct probeset {
 	int n;			/* nodes 0 .. n-1 */
+	enum probeset_observe observe;	/* in: what exactness is asked of */
 	unsigned char *flags;	/* PS_* per node */
 	int *idom, *ipdom;	/* out: node or PS_NONE */
 	/* edges, as added */
@@ -87,5 +100,19 @@ int probeset_hidden(struct probeset *ps);
  */
 void probeset_infer(const struct probeset *ps, const unsigned char *hit,
 		    unsigned char *covered);
+/*
+ * Infer from an ordered trace: SEQ holds the probed nodes hit, in order,
+ * LEN of them, over one or more calls of the function (a run may also
+ * start or end inside it, along the graph's ENTRY and EXIT edges).
+ * LINES (probeset_nlines() bytes) gets 1 for every line some node of it
+ * ran on every path that hits exactly SEQ: the lines of the probes, and
+ * of the nodes every probe-free path between two consecutive hits
+ * passes.  Returns 0, or -1 when no path of the graph hits SEQ (a
+ * truncated trace, or the wrong function).
+ */
+int probeset_infer_trace(struct probeset *ps, const int *seq, int len,
+			 unsigned char *lines);
+/* The number of line ids: those given to probeset_line, else n. */
+int probeset_nlines(const struct probeset *ps);
 
 #endif

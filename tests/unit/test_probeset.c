@@ -370,6 +370,201 @@ static void test_brute_force(void)
 	}
 }
 
+/* ---- the trace model ---- */
+
+/*
+ * K if/else diamonds in a row: with the order of the hits, the entry and
+ * one arm each suffice (between two hits, an arm that did not fire means
+ * the other ran); the set model needs both arms of each.
+ */
+static void trace_diamonds(int K)
+{
+	int N = 1 + 3 * K;
+	struct probeset *ps = probeset_new(N);
+	char what[160];
+	int i, set, trace;
+
+	for (i = 0; i < N; i++)
+		ps->flags[i] = PS_LINES | PS_PROBEABLE;
+	probeset_edge(ps, PS_ENTRY, 0);
+	for (i = 0; i < K; i++) {	/* branch 3i, arms 3i+1 and 3i+2, join 3i+3 */
+		probeset_edge(ps, 3 * i, 3 * i + 1);
+		probeset_edge(ps, 3 * i, 3 * i + 2);
+		probeset_edge(ps, 3 * i + 1, 3 * i + 3);
+		probeset_edge(ps, 3 * i + 2, 3 * i + 3);
+	}
+	probeset_edge(ps, 3 * K, PS_EXIT);
+	set = probeset_place(ps, PS_MIN, 1);
+	ps->observe = PS_OBSERVE_TRACE;
+	trace = probeset_place(ps, PS_MIN, 1);
+	snprintf(what, sizeof(what), "%d diamonds: min keeps %d probes for a set, %d for a "
+		 "trace (proven %d), nothing hidden", K, set, trace, ps->bound);
+	ok(set == 2 * K && trace == K + 1 && ps->bound <= K + 1 && !probeset_hidden(ps), what);
+	probeset_free(ps);
+}
+
+static void test_trace_diamonds(void)
+{
+	int k;
+
+	for (k = 1; k <= 8; k++)
+		trace_diamonds(k);
+}
+
+/*
+ * A random run of the trace model: 1 to 3 calls, each from a random ENTRY
+ * edge to EXIT.  SEQ gets the probes hit in order; returns how many, or -1
+ * when a walk did not end.
+ */
+static int trace_run(struct probeset *ps, int *seq, int room, unsigned char *seen)
+{
+	int n = ps->n, calls = 1 + rnd(3), len = 0, c, i, v, ns, steps;
+	int *succ = malloc(sizeof(int) * (ps->nedges + 1));
+
+	memset(seen, 0, n);
+	for (c = 0; c < calls; c++) {
+		ns = 0;
+		for (i = 0; i < ps->nedges; i++)
+			if (ps->from[i] == n)
+				succ[ns++] = ps->to[i];
+		v = succ[rnd(ns)];
+		for (steps = 0; v != n + 1 && steps < 60; steps++) {
+			seen[v] = 1;
+			if ((ps->flags[v] & PS_PROBE) && len < room)
+				seq[len++] = v;
+			ns = 0;
+			for (i = 0; i < ps->nedges; i++)
+				if (ps->from[i] == v)
+					succ[ns++] = ps->to[i];
+			v = succ[rnd(ns)];
+		}
+		if (v != n + 1 || len == room) {
+			len = -1;
+			break;
+		}
+	}
+	free(succ);
+	return len;
+}
+
+static void trace_graph_runs(enum probeset_mode mode, int check, int *sound,
+			     int *complete, int *runs, long *probes, long *set_probes)
+{
+	int g;
+
+	for (g = 0; g < 300; g++) {
+		int n = 2 + rnd(MAXN - 2), i, k, seq[400], len;
+		struct probeset *ps = probeset_new(n);
+		unsigned char seen[MAXN], lines[MAXN];
+
+		for (i = 0; i < n; i++) {
+			ps->flags[i] = PS_PROBEABLE | (rnd(5) ? PS_LINES : 0);
+			if (mode == PS_GIVEN && rnd(2))
+				ps->flags[i] |= PS_PROBE;
+			nline_of[i] = 0;
+			for (k = 0; (ps->flags[i] & PS_LINES) && k < 1 + rnd(2); k++) {
+				line_of[i][nline_of[i]++] = rnd(n / 2 + 1);
+				probeset_line(ps, i, line_of[i][k]);
+			}
+		}
+		probeset_edge(ps, PS_ENTRY, 0);
+		if (!rnd(3))	/* a piece after a call */
+			probeset_edge(ps, PS_ENTRY, rnd(n));
+		for (i = 0; i < n; i++)
+			for (k = 0; k < 1 + rnd(2); k++)
+				probeset_edge(ps, i, rnd(4) ? rnd(n) : PS_EXIT);
+		if (mode == PS_MIN)
+			*set_probes += probeset_place(ps, mode, check);
+		ps->observe = PS_OBSERVE_TRACE;
+		*probes += probeset_place(ps, mode, check);
+		for (k = 0; k < 40; k++) {
+			unsigned int seen_l, cov_l = 0;
+
+			len = trace_run(ps, seq, 400, seen);
+			if (len < 0)
+				continue;
+			(*runs)++;
+			seen_l = lines_of(n, seen);
+			if (probeset_infer_trace(ps, seq, len, lines)) {
+				(*sound)++;	/* a real run must fit */
+				continue;
+			}
+			for (i = 0; i < probeset_nlines(ps); i++)
+				cov_l |= (unsigned int)lines[i] << i;
+			*sound += !!(cov_l & ~seen_l);
+			*complete += !!(seen_l & ~cov_l);
+		}
+		probeset_free(ps);
+	}
+}
+
+static void test_trace_random(void)
+{
+	static const struct { enum probeset_mode mode; const char *name; } m[] = {
+		{ PS_GIVEN, "given" }, { PS_MIN, "min" },
+	};
+	char what[240];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		int sound = 0, complete = 0, runs = 0;
+		long probes = 0, set_probes = 0;
+
+		trace_graph_runs(m[i].mode, 1, &sound, &complete, &runs, &probes, &set_probes);
+		snprintf(what, sizeof(what), "random graphs, trace model, %s: %d runs of 1 to 3 "
+			 "calls, the lines inferred from the order of the hits exact (%ld probes%s)",
+			 m[i].name, runs, probes, m[i].mode == PS_MIN ? "" : ", Clang's rule given");
+		if (m[i].mode == PS_MIN)
+			snprintf(what + strlen(what), sizeof(what) - strlen(what),
+				 "; the set model's min: %ld", set_probes);
+		ok(runs > 1000 && !sound && !complete &&
+		   (m[i].mode != PS_MIN || probes < set_probes), what);
+	}
+	{	/* without the check, some run must be misread: the test can fail */
+		int sound = 0, complete = 0, runs = 0;
+		long probes = 0, set_probes = 0;
+
+		trace_graph_runs(PS_MIN, 0, &sound, &complete, &runs, &probes, &set_probes);
+		snprintf(what, sizeof(what), "random graphs, trace model, min without the "
+			 "check: %d runs miss lines, none is wrongly covered", complete);
+		ok(complete > 0 && !sound, what);
+	}
+}
+
+/* The trace model's min against brute force on small random graphs. */
+static void test_trace_brute_force(void)
+{
+	int graphs = 0, same = 0, proven = 0, g, i, k;
+	char what[200];
+
+	for (g = 0; g < 150; g++) {
+		int n = 3 + rnd(BRUTE_N - 2), m, b;
+		struct probeset *ps = probeset_new(n);
+
+		ps->observe = PS_OBSERVE_TRACE;
+		for (i = 0; i < n; i++) {
+			ps->flags[i] = PS_PROBEABLE | (rnd(5) ? PS_LINES : 0);
+			if (ps->flags[i] & PS_LINES)
+				probeset_line(ps, i, rnd(n / 2 + 1));
+		}
+		probeset_edge(ps, PS_ENTRY, 0);
+		if (!rnd(3))
+			probeset_edge(ps, PS_ENTRY, rnd(n));
+		for (i = 0; i < n; i++)
+			for (k = 0; k < 1 + rnd(2); k++)
+				probeset_edge(ps, i, rnd(4) ? rnd(n) : PS_EXIT);
+		m = probeset_place(ps, PS_MIN, 1);
+		graphs++;
+		proven += ps->bound == m;
+		b = brute_min(ps);
+		same += b == m;
+		probeset_free(ps);
+	}
+	snprintf(what, sizeof(what), "trace model, min against brute force: %d of %d graphs "
+		 "as few probes as the smallest set, %d proven", same, graphs, proven);
+	ok(same == graphs && proven == graphs, what);
+}
+
 int main(void)
 {
 	test_diamond();
@@ -380,6 +575,9 @@ int main(void)
 	test_shared_line();
 	test_random();
 	test_brute_force();
+	test_trace_diamonds();
+	test_trace_random();
+	test_trace_brute_force();
 	printf("1..%d\n", tests);
 	return failed != 0;
 }
