@@ -23,6 +23,9 @@ struct map_rec {
 	char *name;
 	int nnodes;
 	int *idom, *ipdom, *first_line, *nlines;
+	int nedges;
+	int *edge_from, *edge_to;	/* SANCOV_MAP_ENTRY, SANCOV_MAP_EXIT */
+	int observe;			/* SANCOV_MAP_OBSERVE_* */
 	vec<int> bb_node;		/* node of each block's start, by index */
 	vec<int> probe_node;
 	vec<unsigned int> line_file, line_no;
@@ -122,6 +125,15 @@ void sancov_map_function(function *fn, const struct probeset *ps, const int *bb_
 	r->nlines = XCNEWVEC(int, ps->n);
 	memcpy(r->idom, ps->idom, ps->n * sizeof(int));
 	memcpy(r->ipdom, ps->ipdom, ps->n * sizeof(int));
+	r->nedges = ps->nedges;
+	r->edge_from = XNEWVEC(int, ps->nedges + 1);
+	r->edge_to = XNEWVEC(int, ps->nedges + 1);
+	for (i = 0; i < ps->nedges; i++) {
+		r->edge_from[i] = ps->from[i] == ps->n ? SANCOV_MAP_ENTRY : ps->from[i];
+		r->edge_to[i] = ps->to[i] == ps->n + 1 ? SANCOV_MAP_EXIT : ps->to[i];
+	}
+	r->observe = ps->observe == PS_OBSERVE_TRACE ? SANCOV_MAP_OBSERVE_TRACE :
+						       SANCOV_MAP_OBSERVE_SET;
 	r->bb_node.safe_grow_cleared(last_basic_block_for_fn(fn));
 	r->probe_of_loc = new hash_map<int_hash<unsigned int, 0, UINT_MAX>, int>;
 	FOR_EACH_BB_FN(bb, fn) {
@@ -329,12 +341,18 @@ static void map_emit_rec(map_rec *r, int idx)
 	map_u32(r->pcs.length());
 	map_u32(r->files.length());
 	map_u32(r->elt_probe.length());
+	map_u32(r->nedges);
+	map_u32(r->observe);
 	map_ptr_label(r->array, -1);
 	for (n = 0; n < r->nnodes; n++) {
 		map_u32(r->idom[n]);
 		map_u32(r->ipdom[n]);
 		map_u32(r->first_line[n]);
 		map_u32(r->nlines[n]);
+	}
+	for (n = 0; n < r->nedges; n++) {
+		map_u32(r->edge_from[n]);
+		map_u32(r->edge_to[n]);
 	}
 	for (i = 0; i < r->probe_node.length(); i++)
 		map_u32(r->probe_node[i]);
@@ -369,6 +387,8 @@ static void map_free_rec(map_rec *r)
 	r->pcs.release();
 	r->elt_probe.release();
 	delete r->probe_of_loc;
+	free(r->edge_from);
+	free(r->edge_to);
 	free(r->idom);
 	free(r->ipdom);
 	free(r->first_line);

@@ -182,6 +182,9 @@ static struct probeset *prune_graph(function *fn, int *bb_node)
 		bb_last[bb->index] = n - 1;
 	}
 	ps = probeset_new(n);
+	/* unpruned, every block has a probe: any reader can tell its lines */
+	ps->observe = prune.observe == SANCOV_OBSERVE_TRACE && prune.mode != SANCOV_PRUNE_OFF ?
+		      PS_OBSERVE_TRACE : PS_OBSERVE_SET;
 	probeset_edge(ps, PS_ENTRY, bb_node[single_succ(ENTRY_BLOCK_PTR_FOR_FN(fn))->index]);
 	FOR_EACH_BB_FN(bb, fn) {
 		int first = bb_node[bb->index], last = bb_last[bb->index];
@@ -315,8 +318,9 @@ static void prune_dump(const struct probeset *ps)
 		probes += !!(ps->flags[v] & PS_PROBE);
 		blocks += !!(ps->flags[v] & PS_PROBEABLE);
 	}
-	fprintf(dump_file, ";; kplug sancov-prune=%s: %d probes, %d blocks with a statement",
-		mode[prune.mode], probes, blocks);
+	fprintf(dump_file, ";; kplug sancov-prune=%s%s: %d probes, %d blocks with a statement",
+		mode[prune.mode], ps->observe == PS_OBSERVE_TRACE ? " (trace)" : "",
+		probes, blocks);
 	if (prune.mode != SANCOV_PRUNE_MIN || !prune.check)
 		fprintf(dump_file, "\n");
 	else if (ps->bound == probes)

@@ -47,6 +47,13 @@ enum sancov_exact {
 	SANCOV_EXACT_BLOCKS,
 };
 
+/* What a run shows of its hits (sancov-prune-observe): probeset.h. */
+#define SANCOV_OBSERVE_CHOICES	"set,trace"
+enum sancov_observe {
+	SANCOV_OBSERVE_SET,	/* which probes fired: kcov's unique mode, counters */
+	SANCOV_OBSERVE_TRACE,	/* their order too: kcov's trace mode, trace-pc */
+};
+
 struct sancov_prune_cfg {
 	enum sancov_prune mode;
 	bool check;		/* keep the probes inference needs */
@@ -54,6 +61,7 @@ struct sancov_prune_cfg {
 	bool kcov;		/* sessions start and end inside calls (kcov) */
 	enum sancov_cuts cuts;
 	bool by_lines;		/* exact per source line (else per block) */
+	enum sancov_observe observe;
 };
 
 void sancov_prune_setup(const struct sancov_prune_cfg *cfg);

@@ -70,6 +70,11 @@ static const struct kplug_opt sancov_opts[] = {
 	{ "prune-exact", KPLUG_OPT_ENUM, "lines", SANCOV_EXACT_CHOICES, 0, 0,
 	  "what inference must give exactly: lines (every source line the "
 	  "report prints) or blocks (every basic block, which needs more probes)" },
+	{ "prune-observe", KPLUG_OPT_ENUM, "set", SANCOV_OBSERVE_CHOICES, 0, 0,
+	  "what a run shows of the probes it hit: set (which ones: kcov's unique "
+	  "mode, counters) or trace (their order, repeats included: kcov's trace "
+	  "mode, pc and pc-guard callbacks), which may need fewer probes; "
+	  "kplug-report cover --trace reads such runs" },
 	{ "prune-check", KPLUG_OPT_BOOL, "on", NULL, 0, 0,
 	  "keep the probes coverage inference needs (off only to test the tests)" },
 	{ "float", KPLUG_OPT_BOOL, "off", NULL, 0, 0,
@@ -662,8 +667,18 @@ static int sancov_prune_options(const struct kplug_ctx *ctx,
 		.kcov = kplug_int(ctx, "prune-session") == SANCOV_SESSION_KCOV,
 		.cuts = (enum sancov_cuts)kplug_int(ctx, "prune-cuts"),
 		.by_lines = kplug_int(ctx, "prune-exact") == SANCOV_EXACT_LINES,
+		.observe = (enum sancov_observe)kplug_int(ctx, "prune-observe"),
 	};
 	long map_opt = kplug_int(ctx, "map");
+
+	/* an array element counts or flags: it keeps no order */
+	if (cfg.observe == SANCOV_OBSERVE_TRACE &&
+	    (abi->mode == SANCOV_ABI_8BIT || abi->mode == SANCOV_ABI_BOOL)) {
+		kplug_error("%s: sancov-prune-observe=trace needs the hits in order: "
+			    "sancov-trace=pc or pc-guard (the inline modes keep none)",
+			    kplug_origin(ctx, "prune-observe"));
+		return -1;
+	}
 
 	*map = map_opt == SANCOV_MAP_ON ||
 	       (map_opt == SANCOV_MAP_AUTO && cfg.mode != SANCOV_PRUNE_OFF);

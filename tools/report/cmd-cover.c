@@ -15,6 +15,15 @@
  * unpruned builds give the same lines for the same run.  An address no
  * map knows is an error (exit 2): a line covered by it would otherwise be
  * lost without a word.
+ *
+ *   kplug-report cover --trace ELF [TRACE...]
+ *
+ * Each TRACE (default: stdin) is one run's hits in the order they
+ * happened, repeats included (a kcov trace-mode buffer, a trace-pc
+ * callback's log): the lines are inferred from each function's sequence
+ * of hits (covtrace.c), which code pruned with
+ * sancov-prune-observe=trace needs; plain cover refuses such code.  The
+ * runs' lines are printed together.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,6 +37,7 @@
 #include <unistd.h>
 
 #include "covmap.h"
+#include "covtrace.h"
 #include "elf.h"
 #include "report.h"
 
@@ -119,11 +129,25 @@ static int read_hits(struct covmap *m, FILE *f, const char *path, size_t *n,
 	return 0;
 }
 
+/* With --trace: the lines of the run just read, into *LINES. */
+static int trace_run(struct covmap *m, const char *path, char ***lines, size_t *nl,
+		     size_t *size)
+{
+	const struct covfn *bad = NULL;
+
+	if (covtrace_lines(m, lines, nl, size, &bad) == 0)
+		return 0;
+	fprintf(stderr, TOOL ": %s: %s: no path of the function gives its hits in this "
+		"order (a truncated trace, or a map of another build)\n", path, bad->name);
+	return -1;
+}
+
 static int cover(char **inputs, int n)
 {
 	struct covmap m = { 0 };
-	size_t hits = 0, unknown = 0, nl, i, probes, hit;
-	char **lines;
+	size_t hits = 0, unknown = 0, nl = 0, size = 0, i, probes, hit;
+	char **lines = NULL;
+	const struct covfn *f;
 	int k, ret = 0;
 
 	if (n < 1) {
@@ -132,6 +156,7 @@ static int cover(char **inputs, int n)
 	}
 	if (load_map(&m, inputs[0]) < 0)
 		return -1;
+	m.trace = opt.trace;
 	for (k = 1; k < n || k == 1; k++) {
 		const char *path = k < n ? inputs[k] : "-";
 		FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
@@ -144,8 +169,16 @@ static int cover(char **inputs, int n)
 		ret = read_hits(&m, f, path, &hits, &unknown);
 		if (f != stdin)
 			fclose(f);
+		if (!ret && m.trace)
+			ret = trace_run(&m, path, &lines, &nl, &size);
 		if (ret < 0 || k >= n)
 			break;
+	}
+	if (!ret && !m.trace && (f = covmap_trace_only(&m))) {
+		fprintf(stderr, TOOL ": %s: %s was pruned for ordered hits "
+			"(sancov-prune-observe=trace): a set of hits cannot tell its lines; "
+			"give each run's PCs in order to cover --trace\n", inputs[0], f->name);
+		ret = -1;
 	}
 	if (!ret && unknown) {
 		fprintf(stderr, TOOL ": %zu of %zu addresses are in no coverage map\n",
@@ -157,7 +190,10 @@ static int cover(char **inputs, int n)
 		ret = -1;
 	}
 	if (!ret) {
-		lines = covmap_lines(&m, &nl);
+		if (m.trace)
+			nl = covmap_sort_lines(lines, nl);
+		else
+			lines = covmap_lines(&m, &nl);
 		for (i = 0; i < nl; i++) {
 			puts(lines[i]);
 			free(lines[i]);
@@ -177,12 +213,17 @@ static int cover(char **inputs, int n)
 			fprintf(stderr, TOOL ": note: %zu probes have no call of their own "
 				"(merged or removed by the optimizer)\n", m.shared_pcs);
 	}
+	if (ret) {
+		for (i = 0; i < nl; i++)
+			free(lines[i]);
+		free(lines);
+	}
 	covmap_free(&m);
 	return ret;
 }
 
 const struct command cmd_cover = {
-	"cover", "ELF [HITS...]",
+	"cover", "[--trace] ELF [HITS...]",
 	"covered source lines from probe hits (kcov PCs, guard/counter/flag addresses)",
 	0, NULL, cover,
 };

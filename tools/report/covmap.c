@@ -87,6 +87,16 @@ static const char *check_fn(const struct covmap *m, const struct covfn *f)
 		    first + cnt > f->nlines)
 			return "map node out of range";
 	}
+	for (i = 0; i < f->nedges; i++) {
+		int32_t from = (int32_t)get32(m, f->edges + i * SANCOV_MAP_EDGE_SIZE);
+		int32_t to = (int32_t)get32(m, f->edges + i * SANCOV_MAP_EDGE_SIZE + 4);
+
+		if ((from != SANCOV_MAP_ENTRY && (from < 0 || from >= (int64_t)f->nnodes)) ||
+		    (to != SANCOV_MAP_EXIT && (to < 0 || to >= (int64_t)f->nnodes)))
+			return "map edge out of range";
+	}
+	if (f->observe != SANCOV_MAP_OBSERVE_SET && f->observe != SANCOV_MAP_OBSERVE_TRACE)
+		return "map record of an unknown observation model";
 	for (i = 0; i < f->nprobes; i++)
 		if (get32(m, f->probes + 4 * i) >= f->nnodes)
 			return "map probe out of range";
@@ -140,8 +150,11 @@ static int load_fn(struct covmap *m, struct rd *r, struct covfn *f)
 	f->npcs = rd_uint(r, 4);
 	f->nfiles = rd_uint(r, 4);
 	f->nelts = rd_uint(r, 4);
+	f->nedges = rd_uint(r, 4);
+	f->observe = rd_uint(r, 4);
 	f->array = rd_uint(r, m->ptr);
 	f->nodes = rd_skip(r, f->nnodes, SANCOV_MAP_NODE_SIZE);
+	f->edges = rd_skip(r, f->nedges, SANCOV_MAP_EDGE_SIZE);
 	f->probes = rd_skip(r, f->nprobes, 4);
 	f->lines = rd_skip(r, f->nlines, SANCOV_MAP_LINE_SIZE);
 	f->pcs = rd_skip(r, f->npcs, 4 + m->ptr);
@@ -312,6 +325,19 @@ int covmap_load(struct covmap *m, const unsigned char *buf, size_t len,
 	return 0;
 }
 
+/* Mark probe K of F hit; with m->trace, append it to F's sequence too. */
+static void hit_probe(struct covmap *m, struct covfn *f, uint32_t k)
+{
+	f->hit[k] = 1;
+	if (!m->trace)
+		return;
+	if (f->nseq == f->seq_size) {
+		f->seq_size = f->seq_size ? 2 * f->seq_size : 16;
+		f->seq = xrealloc(f->seq, f->seq_size * sizeof(*f->seq));
+	}
+	f->seq[f->nseq++] = k;
+}
+
 int covmap_hit(struct covmap *m, uint64_t addr)
 {
 	struct covpc key = { addr, 0, 0 }, *c;
@@ -329,7 +355,7 @@ int covmap_hit(struct covmap *m, uint64_t addr)
 		for (; c > m->pcs && c[-1].pc == addr; c--)
 			;
 		for (; c < m->pcs + m->npcs && c->pc == addr; c++)
-			m->fns[c->fn].hit[c->probe] = 1;
+			hit_probe(m, &m->fns[c->fn], c->probe);
 		return 0;
 	}
 	while (lo < hi) {	/* the last array starting at or below ADDR */
@@ -345,7 +371,7 @@ int covmap_hit(struct covmap *m, uint64_t addr)
 		uint64_t idx = (addr - f->array) / f->elt_size;
 
 		if (idx < f->nelts && (addr - f->array) % f->elt_size == 0) {
-			f->hit[get32(m, f->elts + idx * SANCOV_MAP_ELT_SIZE)] = 1;
+			hit_probe(m, f, get32(m, f->elts + idx * SANCOV_MAP_ELT_SIZE));
 			return 0;
 		}
 	}
@@ -386,16 +412,11 @@ static void fn_lines(const struct covmap *m, const struct covfn *f,
 		uint32_t first = get32(m, nd + 8), cnt = get32(m, nd + 12);
 
 		for (k = 0; cov[i] && k < cnt; k++) {
-			const unsigned char *l = f->lines + (first + k) * SANCOV_MAP_LINE_SIZE;
-			char *s;
-
-			if (asprintf(&s, "%s:%u", f->files[get32(m, l)], get32(m, l + 4)) < 0)
-				die("out of memory");
 			if (*n == *size) {
 				*size = *size ? 2 * *size : 256;
 				*out = xrealloc(*out, *size * sizeof(**out));
 			}
-			(*out)[(*n)++] = s;
+			(*out)[(*n)++] = covmap_line_name(m, f, first + k);
 		}
 	}
 	free(cov);
@@ -422,25 +443,58 @@ static int cmp_line(const void *a, const void *b)
 	return strcmp(x, y);
 }
 
-char **covmap_lines(const struct covmap *m, size_t *n)
+char *covmap_line_name(const struct covmap *m, const struct covfn *f, uint32_t i)
 {
-	char **out = NULL;
-	size_t size = 0, i, j = 0;
+	const unsigned char *l = f->lines + i * SANCOV_MAP_LINE_SIZE;
+	char *s;
 
-	*n = 0;
-	for (i = 0; i < m->nfns; i++)
-		fn_lines(m, &m->fns[i], &out, n, &size);
-	if (!*n)
-		return out;
-	qsort(out, *n, sizeof(*out), cmp_line);
-	for (i = 1; i < *n; i++) {
+	if (asprintf(&s, "%s:%u", f->files[get32(m, l)], get32(m, l + 4)) < 0)
+		die("out of memory");
+	return s;
+}
+
+uint32_t covmap_u32(const struct covmap *m, const unsigned char *p)
+{
+	return get32(m, p);
+}
+
+size_t covmap_sort_lines(char **out, size_t n)
+{
+	size_t i, j = 0;
+
+	if (!n)
+		return 0;
+	qsort(out, n, sizeof(*out), cmp_line);
+	for (i = 1; i < n; i++) {
 		if (!strcmp(out[i], out[j]))
 			free(out[i]);
 		else
 			out[++j] = out[i];
 	}
-	*n = j + 1;
+	return j + 1;
+}
+
+char **covmap_lines(const struct covmap *m, size_t *n)
+{
+	char **out = NULL;
+	size_t size = 0, i;
+
+	*n = 0;
+	for (i = 0; i < m->nfns; i++)
+		fn_lines(m, &m->fns[i], &out, n, &size);
+	*n = covmap_sort_lines(out, *n);
 	return out;
+}
+
+const struct covfn *covmap_trace_only(const struct covmap *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfns; i++)
+		if (m->fns[i].observe == SANCOV_MAP_OBSERVE_TRACE &&
+		    memchr(m->fns[i].hit, 1, m->fns[i].nprobes))
+			return &m->fns[i];
+	return NULL;
 }
 
 void covmap_stats(const struct covmap *m, size_t *probes, size_t *hit)
@@ -465,6 +519,7 @@ void covmap_free(struct covmap *m)
 	for (i = 0; i < m->nfns; i++) {
 		free(m->fns[i].files);
 		free(m->fns[i].hit);
+		free(m->fns[i].seq);
 	}
 	free(m->fns);
 	free(m->pcs);

@@ -19,10 +19,13 @@
 struct covfn {
 	const char *name;
 	uint32_t nnodes, nprobes, nlines, npcs, nfiles, nelts, elt_size;
+	uint32_t nedges, observe;	/* observe: SANCOV_MAP_OBSERVE_* */
 	uint64_t array;
-	const unsigned char *nodes, *probes, *lines, *pcs, *elts;	/* raw records */
+	const unsigned char *nodes, *edges, *probes, *lines, *pcs, *elts;	/* raw records */
 	const char **files;
 	unsigned char *hit;		/* per probe */
+	uint32_t *seq;			/* with m->trace: the probes hit, in order */
+	size_t nseq, seq_size;
 	int dead;			/* the link discarded its code */
 	int copy;			/* a copy of another record's code (COMDAT) */
 };
@@ -31,6 +34,7 @@ struct covmap {
 	int big, ptr;			/* byte order, pointer size */
 	int thumb;			/* arm: a PC may carry the Thumb bit */
 	int dyn;			/* ET_DYN: run-time addresses are not the map's */
+	int trace;			/* covmap_hit() also appends to the function's seq */
 	struct covfn *fns;
 	size_t nfns;
 	struct covpc { uint64_t pc; uint32_t fn, probe; } *pcs;	/* sorted */
@@ -52,6 +56,16 @@ int covmap_hit(struct covmap *m, uint64_t addr);
 /* The covered "file:line" strings of every function, unique, sorted by file
  * and then by line number. */
 char **covmap_lines(const struct covmap *m, size_t *n);
+/* A function with hits whose probes were placed for traces
+ * (SANCOV_MAP_OBSERVE_TRACE): a set of hits cannot tell its lines.  NULL
+ * when there is none. */
+const struct covfn *covmap_trace_only(const struct covmap *m);
+/* Line I of F as "file:line" (allocated). */
+char *covmap_line_name(const struct covmap *m, const struct covfn *f, uint32_t i);
+/* Sort OUT (N strings) by file and line, drop repeats; the new count. */
+size_t covmap_sort_lines(char **out, size_t n);
+/* Accessors of a record's raw words. */
+uint32_t covmap_u32(const struct covmap *m, const unsigned char *p);
 /* Probes in all maps of code the link kept, and how many were hit. */
 void covmap_stats(const struct covmap *m, size_t *probes, size_t *hit);
 void covmap_free(struct covmap *m);

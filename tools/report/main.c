@@ -85,6 +85,7 @@ static void usage(FILE *f)
 		"  --root=DIR     strip DIR/ from the paths of the report\n"
 		"  --svg=FILE     hist: also write an SVG bar chart\n"
 		"  --strict       bad input lines are a tool error (exit 2)\n"
+		"  --trace        cover: each HITS file is one run's PCs in the order hit\n"
 		"exit status: 0 fine, 1 gate breached, 2 tool error\n");
 }
 
@@ -110,6 +111,7 @@ static void parse_options(int argc, char **argv)
 		{ "root", required_argument, NULL, 'r' },
 		{ "svg", required_argument, NULL, 's' },
 		{ "strict", no_argument, NULL, 'S' },
+		{ "trace", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -148,6 +150,9 @@ static void parse_options(int argc, char **argv)
 			break;
 		case 'S':
 			opt.strict = 1;
+			break;
+		case 'T':
+			opt.trace = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -229,6 +234,8 @@ int report_main(int argc, char **argv)
 		die("--format=%s does not apply to %s", fmt_names[opt.fmt], c->name);
 	if (opt.svg && !(c->flags & CMD_SVG))
 		die("--svg applies to hist only");
+	if (opt.trace && c != &cmd_cover)
+		die("--trace applies to cover only");
 	intern("", 0);
 	json_init();
 	want_macros = !!(c->flags & CMD_MACROS);

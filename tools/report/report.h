@@ -33,6 +33,7 @@ struct options {
 	const char *svg;
 	const char *root;	/* stripped from paths */
 	size_t root_len;
+	int trace;		/* cover: each HITS file is one run's ordered trace */
 };
 
 extern struct options opt;

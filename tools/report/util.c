@@ -6,7 +6,11 @@
 #include "report.h"
 
 const char *const fmt_names[NFMT] = { "text", "csv", "json", "sarif", "checkstyle" };
-const struct options opt_defaults = { FMT_TEXT, 30, 0, 10, 0, 0, NULL, NULL, 0 };
+const struct options opt_defaults = {
+	.fmt = FMT_TEXT,
+	.threshold = 30,
+	.top_n = 10,
+};
 struct options opt;
 int tool_error;
 int want_macros;
