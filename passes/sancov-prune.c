@@ -194,10 +194,15 @@ static struct probeset *prune_graph(function *fn, int *bb_node)
 			ps->flags[first] |= PS_PROBEABLE;
 		if (real && !prune_starts_unreachable(bb))
 			ps->flags[first] |= PS_LINES;
+		/*
+		 * After a cut call: a session may start there (kcov), and a
+		 * trace goes on there after the calls the call made of this
+		 * function (recursion), as after a call that ended at EXIT.
+		 */
 		for (k = first; k < last; k++) {
 			probeset_edge(ps, k, k + 1);
 			probeset_edge(ps, k, PS_EXIT);
-			if (prune.kcov)
+			if (prune.kcov || ps->observe == PS_OBSERVE_TRACE)
 				probeset_edge(ps, PS_ENTRY, k + 1);
 		}
 		FOR_EACH_EDGE(e, ei, bb->succs) {

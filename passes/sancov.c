@@ -679,6 +679,19 @@ static int sancov_prune_options(const struct kplug_ctx *ctx,
 			    kplug_origin(ctx, "prune-observe"));
 		return -1;
 	}
+	/*
+	 * A call that recurses into the function puts a whole call's hits
+	 * between two of the caller's: only a cut at every call that may not
+	 * return models that, and a trace read without it can be misread.
+	 */
+	if (cfg.observe == SANCOV_OBSERVE_TRACE && cfg.mode != SANCOV_PRUNE_OFF &&
+	    cfg.cuts != SANCOV_CUTS_CALLS) {
+		kplug_error("%s: sancov-prune-observe=trace needs sancov-prune-cuts=calls: "
+			    "a call that recurses into a function interleaves its hits "
+			    "with the caller's",
+			    kplug_origin(ctx, "prune-cuts"));
+		return -1;
+	}
 
 	*map = map_opt == SANCOV_MAP_ON ||
 	       (map_opt == SANCOV_MAP_AUTO && cfg.mode != SANCOV_PRUNE_OFF);

@@ -207,6 +207,95 @@ ok $? "kplug.so for gcc-11 built"
 proof "gcc-11 -O2" gcc-11 "$so11" -O2 20 'NR % 60 == 5'
 # exact per block (sancov-prune-exact=blocks): the same proof, fewer programs
 proof "-O2 exact=blocks" gcc "$KPLUG" "-O2 $PRUNE-exact=blocks" 20 'NR % 60 == 25'
+# ---- the trace model (sancov-prune-observe=trace): the order of the hits ----
+bad "trace with an inline mode" \
+	"cc1: error: kplug: $PRUNE-observe=trace: sancov-prune-observe=trace needs the hits in order: sancov-trace=pc or pc-guard (the inline modes keep none)" \
+	-fplugin-arg-kplug-sancov-trace=inline-8bit-counters $PRUNE=min $PRUNE-observe=trace
+bad "trace with prune-cuts=indirect" \
+	"cc1: error: kplug: $PRUNE-cuts=indirect: sancov-prune-observe=trace needs sancov-prune-cuts=calls: a call that recurses into a function interleaves its hits with the caller's" \
+	$PRUNE=min $PRUNE-observe=trace $PRUNE-cuts=indirect
+gcc -O2 -c "$S/prune-trace-rt.c" -o "$T/trt.o"
+cat > "$T/d.c" <<'C'
+int v[8];
+__attribute__((noinline)) void g(int x) { v[x & 7]++; }
+__attribute__((noinline)) int f(int a)
+{
+	if (a & 1)
+		g(1);
+	else
+		g(2);
+	if (a & 2)
+		g(3);
+	else
+		g(4);
+	if (a & 4)
+		g(5);
+	else
+		g(6);
+	return v[3];
+}
+int main(int argc, char **argv)
+{
+	int i, t = 0;
+	for (i = 0; i < argc + 3; i++)
+		t += f(i * 5 + argc);
+	return t == 12345;
+}
+C
+# trace_case NAME SOURCE OPT TRACE: unpruned (set runtime, cover) against
+# min for traces (trace runtime, cover --trace); sets NSET, NTRACE probes
+trace_case() {
+	local name=$1 src=$2 opt=$3 t=$4 b=$T/tc-$1
+	gcc $opt -no-pie -fplugin="$KPLUG" $KSANCOV -fplugin-arg-kplug-sancov-trace=$t \
+		-fplugin-arg-kplug-sancov-map=on "$src" "$T/rt.o" -o "$b-off" &&
+		KPLUG_COV_OUT=$b-off.hits "$b-off" &&
+		"$R" cover "$b-off" "$b-off.hits" >"$b-off.lines" 2>/dev/null &&
+		gcc $opt -no-pie -fplugin="$KPLUG" $KSANCOV -fplugin-arg-kplug-sancov-trace=$t \
+			-fplugin-arg-kplug-sancov-map=on $PRUNE=min "$src" "$T/rt.o" -o "$b-set" &&
+		gcc $opt -no-pie -fplugin="$KPLUG" $KSANCOV -fplugin-arg-kplug-sancov-trace=$t \
+			-fplugin-arg-kplug-sancov-map=on $PRUNE=min $PRUNE-observe=trace "$src" \
+			"$T/trt.o" -o "$b-min" &&
+		KPLUG_TRACE_OUT=$b-min.trace "$b-min" &&
+		"$R" cover --trace "$b-min" "$b-min.trace" >"$b-min.lines" 2>"$b-min.rep"
+	ok $? "$name: built unpruned and pruned for traces, ran, covered"
+	same_nonempty "$b-off.lines" "$b-min.lines" "$name: the lines inferred from the trace are the unpruned run's"
+	NSET=$(objdump -d "$b-set" | grep -cE 'call.*<__sanitizer_cov_trace_pc(_guard)?>')
+	NTRACE=$(objdump -d "$b-min" | grep -cE 'call.*<__sanitizer_cov_trace_pc(_guard)?>')
+}
+for t in pc pc-guard; do
+	for opt in -O0 -O2; do
+		trace_case "diamonds-$t$opt" "$T/d.c" $opt $t
+		# f: 3 diamonds, 4 probes for a trace (the entry, an arm each), 6 for a set
+		[ "$NTRACE" -eq $((NSET - 2)) ]
+		ok $? "diamonds, $t $opt: $NTRACE probes for traces, $NSET for sets (2 fewer: f's)"
+		trace_case "recursion-$t$opt" "$S/recurse.c" $opt $t
+	done
+done
+b=$T/tc-diamonds-pc-O2
+"$R" cover "$b-min" "$b-min.trace" >/dev/null 2>"$T/err"
+[ $? -eq 2 ] && grep -qE ": [a-z_]+ was pruned for ordered hits \(sancov-prune-observe=trace\): a set of hits cannot tell its lines" "$T/err"
+ok $? "plain cover refuses a function pruned for traces (exit 2, named)"
+tac "$b-min.trace" >"$T/reversed"
+"$R" cover --trace "$b-min" "$T/reversed" >/dev/null 2>"$T/err"
+[ $? -eq 2 ] && grep -q ": no path of the function gives its hits in this order" "$T/err"
+ok $? "cover --trace on a trace in reverse: exit 2, 'no path ... gives its hits in this order'"
+"$R" top --trace "$T/err" >/dev/null 2>&1; [ $? -eq 2 ]
+ok $? "--trace with another command than cover: exit 2"
+# the proof on torture programs, and that it can fail
+out=$(PRUNE_OBSERVE=trace "$S/prune-exec.sh" gcc "$KPLUG" -O2 "$T/exec-trace" \
+	$(printf '%s\n' "${ALL[@]}" | awk 'NR % 36 == 31') 2>&1)
+rc=$?
+diag "trace -O2: $(echo "$out" | tail -2 | tr '\n' ' ')"
+[ $rc -eq 0 ] || diag "$(echo "$out" | head -10)"
+ok $rc "trace -O2: every run pruned for traces infers exactly the unpruned run's lines"
+n=$(echo "$out" | sed -n 's/.* compared \([0-9]*\) .*/\1/p')
+[ "${n:-0}" -ge 35 ]; ok $? "trace -O2: ${n:-0} programs compared (>= 35)"
+out=$(PRUNE_OBSERVE=trace "$S/prune-exec.sh" gcc "$KPLUG" "-O2 $PRUNE-check=off" "$T/nocheck-trace" \
+	$(printf '%s\n' "${ALL[@]}" | awk 'NR % 72 == 49') 2>&1)
+diag "trace, prune-check=off: $(echo "$out" | tail -2 | tr '\n' ' ')"
+mm=$(echo "$out" | sed -n 's/.* mismatch-min \([0-9]*\) .*/\1/p')
+[ "${mm:-0}" -ge 3 ]; ok $? "trace: without the probes inference needs, min misses lines in ${mm:-0} programs (>= 3)"
+
 out=$("$S/prune-exec.sh" gcc "$KPLUG" "-O2 -fplugin-arg-kplug-sancov-prune-check=off" \
 	"$T/nocheck" $(printf '%s\n' "${ALL[@]}" | awk 'NR % 36 == 13') 2>&1)
 diag "prune-check=off: $(echo "$out" | tail -2 | tr '\n' ' ')"
