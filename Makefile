@@ -80,13 +80,12 @@ BUILD		:= build/gcc-$(GCC_MAJOR)-$(GCC_TARGET)
 PLUGIN_OBJS	:= $(PLUGIN_SRCS:%.c=$(BUILD)/%.o)
 HEADERS		:= $(wildcard *.h passes/*.h compat/*.h config/*.h)
 
-# kplug-report is built from tools/report/ (one concern per file), the
-# JSON escaper it shares with the plugin and the probe graphs'
-# inference (passes/probeset.c, no GCC header: cover --trace); -pthread:
-# its reader runs a parsing thread.
-REPORT_SRCS	:= $(sort $(wildcard tools/report/*.c)) config/kplug-json.c passes/probeset.c
+# kplug-report is built from tools/report/ (one concern per file; its
+# probeset.c is the plugin's passes/probeset.c) and the JSON escaper it
+# shares with the plugin; -pthread: its reader runs a parsing thread.
+REPORT_SRCS	:= $(sort $(wildcard tools/report/*.c)) config/kplug-json.c
 REPORT_HDRS	:= $(wildcard tools/report/*.h) config/kplug-json.h config/sancov-map-format.h \
-		   passes/probeset.h
+		   passes/probeset.c passes/probeset.h
 TOOLS		:= $(patsubst tools/%.c,tools/%,$(wildcard tools/*.c)) tools/kplug-report
 
 .PHONY: man install-tools deb print-deps torture-full FORCE all plugin tools install uninstall deps ensure-deps check check-quick check-kernel check-icecc clean prereqs example torture fuzz

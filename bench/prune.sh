@@ -10,7 +10,10 @@
 #    sancov-prune-session=kcov and prune-cuts=indirect as kbuild builds
 #    them: min <= 0.5;
 #  - cc1 work (callgrind) of prune=min against prune=off on those units:
-#    <= 1.02.
+#    <= 1.02;
+#  - the trace model (sancov-prune-observe=trace, every call cut) on those
+#    units against the set model with the same cuts; its cc1 work against
+#    prune=off: <= 1.01.
 # Usage: bench/prune.sh   (KPLUG_BENCH_OBJS="a.o b.o" to pick kernel objects)
 . "$(dirname "$0")/lib.sh"
 [ -f "$KPLUG" ] || { echo "bench: build kplug.so first (make)" >&2; exit 2; }
@@ -83,6 +86,35 @@ for o in $BENCH_OBJS; do
 	t_off=$((t_off + k[off])); t_clang=$((t_clang + k[clang])); t_min=$((t_min + k[min]))
 	cg_off=$((cg_off + a)); cg_min=$((cg_min + b))
 done
+# ---- the trace model (sancov-prune-observe=trace) on the same units ----
+# It needs every call cut (recursion): against the set model with the same
+# cuts, and against kbuild's set model (above).
+KCALLS="$KSAN -fplugin-arg-kplug-sancov-prune-session=kcov -fplugin-arg-kplug-sancov-prune-cuts=calls"
+printf '%-16s %8s %8s %8s %14s %14s %8s\n' object off set trace "cc1 off" "cc1 trace" trace/off
+tr_off=0 tr_set=0 tr_min=0 cg_toff=0 cg_tmin=0
+for o in $BENCH_OBJS; do
+	cmd=$(bench_cmd "$o" "$objtree")
+	declare -A k=()
+	for m in off min:set min:trace; do
+		extra=
+		[ "$m" = off ] || extra=-fplugin-arg-kplug-sancov-prune-observe=${m#*:}
+		(cd "$objtree" && eval "$cmd $KCALLS -fplugin-arg-kplug-sancov-prune=${m%%:*} $extra") ||
+			{ echo "bench: $o: build failed with $m" >&2; exit 2; }
+		k[$m]=$(probes "$OUT/bench.o")
+	done
+	a=$(callgrind_cc1 "$objtree" "$cmd" $KCALLS -fplugin-arg-kplug-sancov-prune=off) || exit 2
+	b=$(callgrind_cc1 "$objtree" "$cmd" $KCALLS -fplugin-arg-kplug-sancov-prune=min \
+		-fplugin-arg-kplug-sancov-prune-observe=trace) || exit 2
+	printf '%-16s %8d %8d %8d %14d %14d %8s\n' "$o" "${k[off]}" "${k[min:set]}" "${k[min:trace]}" \
+		"$a" "$b" "$(ratio "$b" "$a")"
+	tr_off=$((tr_off + k[off])); tr_set=$((tr_set + k[min:set])); tr_min=$((tr_min + k[min:trace]))
+	cg_toff=$((cg_toff + a)); cg_tmin=$((cg_tmin + b))
+done
+echo "kernel units, every call cut: set min $tr_set, trace min $tr_min of $tr_off unpruned;" \
+	"trace / unpruned: $(ratio "$tr_min" "$tr_off") (target <= 0.45: reported)"
+echo "cc1 instructions ratio, trace min / prune=off (calls cut): $(ratio "$cg_tmin" "$cg_toff") (target <= 1.01)"
+within "$(ratio "$cg_tmin" "$cg_toff")" 1.01 || fail=1
+
 km=$(ratio "$t_min" "$t_off")
 kc=$(ratio "$t_clang" "$t_off")
 cg=$(ratio "$cg_min" "$cg_off")
