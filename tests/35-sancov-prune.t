@@ -282,14 +282,7 @@ ok $? "cover --trace on a trace in reverse: exit 2, 'no path ... gives its hits 
 "$R" top --trace "$T/err" >/dev/null 2>&1; [ $? -eq 2 ]
 ok $? "--trace with another command than cover: exit 2"
 # the proof on torture programs, and that it can fail
-out=$(PRUNE_OBSERVE=trace "$S/prune-exec.sh" gcc "$KPLUG" -O2 "$T/exec-trace" \
-	$(printf '%s\n' "${ALL[@]}" | awk 'NR % 54 == 31') 2>&1)
-rc=$?
-diag "trace -O2: $(echo "$out" | tail -2 | tr '\n' ' ')"
-[ $rc -eq 0 ] || diag "$(echo "$out" | head -10)"
-ok $rc "trace -O2: every run pruned for traces infers exactly the unpruned run's lines"
-n=$(echo "$out" | sed -n 's/.* compared \([0-9]*\) .*/\1/p')
-[ "${n:-0}" -ge 25 ]; ok $? "trace -O2: ${n:-0} programs compared (>= 25)"
+PRUNE_OBSERVE=trace proof "trace -O2" gcc "$KPLUG" -O2 25 'NR % 54 == 31'
 out=$(PRUNE_OBSERVE=trace "$S/prune-exec.sh" gcc "$KPLUG" "-O2 $PRUNE-check=off" "$T/nocheck-trace" \
 	$(printf '%s\n' "${ALL[@]}" | awk 'NR % 72 == 49') 2>&1)
 diag "trace, prune-check=off: $(echo "$out" | tail -2 | tr '\n' ' ')"

@@ -309,6 +309,37 @@ static void test_random(void)
  */
 #define BRUTE_N	9
 
+/*
+ * ENTRY -> 0, sometimes ENTRY -> a piece after a call, and one or two
+ * edges out of every node, to a node or EXIT.
+ */
+static void random_edges(struct probeset *ps)
+{
+	int i, k, n = ps->n;
+
+	probeset_edge(ps, PS_ENTRY, 0);
+	if (!rnd(3))
+		probeset_edge(ps, PS_ENTRY, rnd(n));
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 1 + rnd(2); k++)
+			probeset_edge(ps, i, rnd(4) ? rnd(n) : PS_EXIT);
+}
+
+/* A small random graph for the brute-force comparisons. */
+static struct probeset *brute_graph(int by_lines)
+{
+	int n = 3 + rnd(BRUTE_N - 2), i;
+	struct probeset *ps = probeset_new(n);
+
+	for (i = 0; i < n; i++) {
+		ps->flags[i] = PS_PROBEABLE | (rnd(5) ? PS_LINES : 0);
+		if (by_lines && (ps->flags[i] & PS_LINES))
+			probeset_line(ps, i, rnd(n / 2 + 1));
+	}
+	random_edges(ps);
+	return ps;
+}
+
 static int brute_min(struct probeset *ps)
 {
 	int size, mask, v;
@@ -328,27 +359,16 @@ static int brute_min(struct probeset *ps)
 
 static void test_brute_force(void)
 {
-	int by_lines, g, i, k;
+	int by_lines, g;
 	char what[200];
 
 	for (by_lines = 0; by_lines < 2; by_lines++) {
 		int graphs = 0, proven = 0, same = 0, exact_same = 0, exact_proven = 0;
 
 		for (g = 0; g < 150; g++) {
-			int n = 3 + rnd(BRUTE_N - 2), m, b, e;
-			struct probeset *ps = probeset_new(n);
+			struct probeset *ps = brute_graph(by_lines);
+			int m, b, e;
 
-			for (i = 0; i < n; i++) {
-				ps->flags[i] = PS_PROBEABLE | (rnd(5) ? PS_LINES : 0);
-				if (by_lines && (ps->flags[i] & PS_LINES))
-					probeset_line(ps, i, rnd(n / 2 + 1));
-			}
-			probeset_edge(ps, PS_ENTRY, 0);
-			if (!rnd(3))
-				probeset_edge(ps, PS_ENTRY, rnd(n));
-			for (i = 0; i < n; i++)
-				for (k = 0; k < 1 + rnd(2); k++)
-					probeset_edge(ps, i, rnd(4) ? rnd(n) : PS_EXIT);
 			e = probeset_place(ps, PS_EXACT, 1);
 			exact_proven += ps->bound == e;
 			m = probeset_place(ps, PS_MIN, 1);
@@ -470,12 +490,7 @@ static void trace_graph_runs(enum probeset_mode mode, int check, int *sound,
 				probeset_line(ps, i, line_of[i][k]);
 			}
 		}
-		probeset_edge(ps, PS_ENTRY, 0);
-		if (!rnd(3))	/* a piece after a call */
-			probeset_edge(ps, PS_ENTRY, rnd(n));
-		for (i = 0; i < n; i++)
-			for (k = 0; k < 1 + rnd(2); k++)
-				probeset_edge(ps, i, rnd(4) ? rnd(n) : PS_EXIT);
+		random_edges(ps);
 		if (mode == PS_MIN)
 			*set_probes += probeset_place(ps, mode, check);
 		ps->observe = PS_OBSERVE_TRACE;
@@ -537,25 +552,14 @@ static void test_trace_random(void)
 /* The trace model's min against brute force on small random graphs. */
 static void test_trace_brute_force(void)
 {
-	int graphs = 0, same = 0, proven = 0, g, i, k;
+	int graphs = 0, same = 0, proven = 0, g;
 	char what[200];
 
 	for (g = 0; g < 150; g++) {
-		int n = 3 + rnd(BRUTE_N - 2), m, b;
-		struct probeset *ps = probeset_new(n);
+		struct probeset *ps = brute_graph(1);
+		int m, b;
 
 		ps->observe = PS_OBSERVE_TRACE;
-		for (i = 0; i < n; i++) {
-			ps->flags[i] = PS_PROBEABLE | (rnd(5) ? PS_LINES : 0);
-			if (ps->flags[i] & PS_LINES)
-				probeset_line(ps, i, rnd(n / 2 + 1));
-		}
-		probeset_edge(ps, PS_ENTRY, 0);
-		if (!rnd(3))
-			probeset_edge(ps, PS_ENTRY, rnd(n));
-		for (i = 0; i < n; i++)
-			for (k = 0; k < 1 + rnd(2); k++)
-				probeset_edge(ps, i, rnd(4) ? rnd(n) : PS_EXIT);
 		m = probeset_place(ps, PS_MIN, 1);
 		graphs++;
 		proven += ps->bound == m;
