@@ -91,6 +91,30 @@ is "$(echo "$out" | sed -n '/said\.t 2 - two$/,/^$/p' | sed '1d;$d' | paste -sd'
 # ok and is return the check's result (in a subshell: its counts stay there).
 is "$( (ok 0 x; echo "rc=$?"; ok 1 y; echo "rc=$?"; is a a z; echo "rc=$?"; is a b w; echo "rc=$?") 2>/dev/null |
 	grep '^rc=' | paste -sd' ')" "rc=0 rc=1 rc=0 rc=1" "ok and is return 0 on a pass and 1 on a failure"
+# check and check_exit: the command is an argument; its redirections
+# apply to it alone, never to the verdict; a command that cannot run or
+# exits otherwise than wanted fails the check; the command does not
+# hold the test's output (a daemon would keep the harness waiting).
+cat >"$T/check.t" <<'EOF'
+. "$TOP/tests/lib.sh"
+check "true passes" true
+check "the verdict is not redirected" echo to-file >"$T/check.out"
+check_exit 1 "grep finds nothing" grep -q nothing /dev/null
+check "false fails" false
+check_exit 1 "a missing file is no match" grep -q nothing "$T/no-such-file"
+check_exit 1 "a missing command is no failure" kplug-no-such-command
+check "the command holds no copy of the test's output" sh -c "test ! -e /proc/\$\$/fd/$TAP_OUT"
+done_testing
+EOF
+out=$(T=$T TOP=$TOP KPLUG_VERBOSE=1 perl "$TOP/tests/harness.pl" --keep-env "$T/check.t" 2>/dev/null)
+is "$(echo "$out" | sed -n 's/^  \(\(not \)\?ok [0-9]*\) - .*/\1/p' | paste -sd,)" \
+	"ok 1,ok 2,ok 3,not ok 4,not ok 5,not ok 6,ok 7" \
+	"check and check_exit: 4 passes; exit status 1, 2 and 127 fail where 0 or 1 is wanted"
+is "$(cat "$T/check.out" 2>&1)" "to-file" "check's redirection took the command's output, not the verdict"
+out=$(T=$T TOP=$TOP perl "$TOP/tests/harness.pl" --keep-env "$T/check.t" 2>&1)
+is "$(sed -n '/check\.t 5 - /,/check\.t 6 - /p' <<<"$out" | grep -c "# exit status 2 (wanted 1): grep -q nothing $T/no-such-file$")" 1 \
+	"a failed check names the exit status and the command"
+
 # A "# long" file starts first, however late it is named.
 : >"$LOG"
 mk l1 '' "$plan1"

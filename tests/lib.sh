@@ -27,6 +27,14 @@ CACHE=${KPLUG_CACHE:-$TOP/tests/out/cache}
 mkdir -p "$OUT" "$CACHE"
 _tap_n=0
 _tap_fail=0
+# The test's own standard output and error, kept for the TAP lines and
+# their diagnostics, so that a verdict reaches the harness even when the
+# command a check runs has its output redirected (check WHAT CMD >FILE).
+# The harness reads until every copy of the test's output is closed: a
+# process that outlives the test must not inherit them
+# (tests/kernel/icecc-net.sh closes every descriptor above 2 for its
+# daemons); check closes them for the command it runs.
+exec {TAP_OUT}>&1 {TAP_ERR}>&2
 
 plan() { echo "1..$1"; }
 # ok and is return the check's result: "ok $? WHAT || diag ..." explains a
@@ -41,6 +49,43 @@ ok() {	# ok COND-EXIT-STATUS DESCRIPTION
 		_tap_fail=$((_tap_fail + 1))
 		return 1
 	fi
+}
+# check DESCRIPTION COMMAND [ARG...]: one check, passed when COMMAND (a
+# program or a shell function) exits 0.  The command is an argument, so
+# that no line can come between it and its verdict, as it can in
+# "cond; ok $? ...".  Redirections written after the check apply to the
+# command alone.  A condition of several commands (a pipeline, "a && b",
+# a negation) is a function named for what it checks.
+check() {
+	local what=$1 rc
+	shift
+	"$@" {TAP_OUT}>&- {TAP_ERR}>&-
+	rc=$?
+	_verdict "$rc" 0 "$what" "$@"
+}
+# check_exit STATUS DESCRIPTION COMMAND [ARG...]: as check, passed when
+# COMMAND exits with exactly STATUS ("grep -q" that must not match: 1; a
+# refusal: the status the tool documents), never by not running (126,
+# 127) or by a signal.
+check_exit() {
+	local want=$1 what=$2 rc
+	shift 2
+	"$@" {TAP_OUT}>&- {TAP_ERR}>&-
+	rc=$?
+	_verdict "$rc" "$want" "$what" "$@"
+}
+# _verdict GOT WANT DESCRIPTION COMMAND...: the TAP line of a check, on
+# the test's own output whatever the caller redirected.
+_verdict() {
+	local got=$1 want=$2 what=$3
+	shift 3
+	if [ "$got" -eq "$want" ]; then
+		ok 0 "$what" >&$TAP_OUT 2>&$TAP_ERR
+		return 0
+	fi
+	ok 1 "$what" >&$TAP_OUT 2>&$TAP_ERR
+	diag "exit status $got (wanted $want): $*" 2>&$TAP_ERR
+	return 1
 }
 is() {	# is GOT EXPECTED DESCRIPTION
 	if [ "$1" == "$2" ]; then

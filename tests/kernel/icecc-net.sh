@@ -54,8 +54,15 @@ wait_log() {
 start_bg() {
 	local dir=$1 name=$2
 	shift 2
-	ip netns exec "$NS" env ICECC_TESTS=1 ICECC_TEST_SCHEDULER_PORTS=$NET_PORTS \
-		"$@" </dev/null >>"$dir/log/$name.out" 2>&1 &
+	# the daemon holds no descriptor of the test's (the harness reads
+	# the test's output until every copy of it is closed)
+	(
+		for fd in /proc/$BASHPID/fd/*; do
+			fd=${fd##*/}
+			[ "$fd" -gt 2 ] && eval "exec $fd>&-"
+		done
+		exec ip netns exec "$NS" env ICECC_TESTS=1 ICECC_TEST_SCHEDULER_PORTS=$NET_PORTS "$@"
+	) </dev/null >>"$dir/log/$name.out" 2>&1 &
 	echo $! >"$dir/$name.pid"
 }
 
