@@ -205,10 +205,10 @@ static bool cyc_calls_sanitizer(basic_block bb, bool with_unreachable)
 }
 
 /*
- * A decision point is instrumentation when it branches to a sanitizer
- * handler.  (Following chains of conditions further charged user
- * conditions to the sanitizer on the GCC torture suite: the front end
- * gives both the statement's location.)
+ * A decision point is instrumentation when one of its own successors
+ * calls a sanitizer handler.  Chains of conditions are not followed: the
+ * front end gives a user's condition and the sanitizer's check the same
+ * location (the statement's), so a condition further up may be the user's.
  */
 static bool cyc_sanitizer_decision(basic_block bb)
 {

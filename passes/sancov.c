@@ -545,8 +545,9 @@ public:
 
 /*
  * The front end declared its builtins before the unit's settings were
- * known, so without the sanitizer ones: create them here (the setup runs
- * at PLUGIN_START_UNIT; calling this from a GIMPLE pass crashed cc1).
+ * known, so without the sanitizer ones: create them here, at
+ * PLUGIN_START_UNIT, where the setup runs.  initialize_sanitizer_builtins()
+ * must not first be called from a GIMPLE pass: cc1 crashes there.
  */
 static void sancov_start_unit(void)
 {
