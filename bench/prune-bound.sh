@@ -69,7 +69,8 @@ for o in $BENCH_OBJS; do
 done
 echo "kernel units ($BENCH_OBJS): $off probes unpruned"
 printf '%-8s %8s %8s %10s %8s %s\n' model probes bound bound/off proven functions
-# the exact search may work 25 times longer than in a build
+# KPLUG_BOUND_WORK: the exact search's PS_EXACT_WORK (passes/probeset.c),
+# 25 times a build's
 work=KPLUG_BOUND_WORK=200000000
 for model in shipped edges strong both; do
 	case $model in

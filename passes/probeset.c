@@ -330,9 +330,10 @@ static void work_init(struct work *w, struct probeset *ps)
 	work_rebuild(w, ps);
 	/*
 	 * Then a live node that still cannot reach EXIT is in an endless
-	 * loop, where a run may stop anywhere.  (Asked before the edges
-	 * above, every node whose paths all end in a noreturn call would be
-	 * one too: runs that stop there cannot happen, and cost probes.)
+	 * loop, where a run may stop anywhere.  This must come after the
+	 * edges to EXIT above: else every node whose paths all end in a
+	 * noreturn call would count as in an endless loop too, and runs that
+	 * cannot happen (stopping there) would cost probes.
 	 */
 	reach(w, &w->pred, w->n + 1, NULL);
 	for (i = 0; i < w->n; i++)
@@ -824,8 +825,9 @@ static int breaks(struct work *w, const struct probeset *ps, int p,
 
 /*
  * Drop the probes the others make unnecessary: one by one, keep a probe
- * out when no node it implies becomes hidden.  Skipped in huge functions
- * (it costs a search per implied node and probe).
+ * out when no node it implies becomes hidden.  Skipped in functions of
+ * more than PS_DROP_MAX_NODES nodes (it costs a search per implied node
+ * and probe).
  */
 #define PS_DROP_MAX_NODES	2000
 /*
@@ -899,7 +901,8 @@ static int try_from_all(struct work *w, struct probeset *ps, int count)
 #define PS_EXACT_WORK		8000000L
 /*
  * The trace model's search and drops look at every line for every probe:
- * they get far less (cc1's work stays within 1 % of an unpruned compile).
+ * they get far less, so that cc1's work stays within 1 % of an unpruned
+ * compile (bench/prune.sh's target).
  */
 #define PS_TRACE_EXACT_WORK	25000L
 
@@ -1190,7 +1193,8 @@ static int exact_min(struct work *w, struct probeset *ps, int count)
  */
 /*
  * The trace model's drops and search ask every line for every probe:
- * larger functions keep the set model's set (exact for traces too).
+ * functions of more than PS_TRACE_MAX_NODES nodes keep the set model's set
+ * (exact for traces too), but for PS_EXACT.
  */
 #define PS_TRACE_MAX_NODES	40
 

@@ -334,7 +334,7 @@ static void prune_dump(const struct probeset *ps)
 		fprintf(dump_file, ", not proven the fewest: at least %d\n", ps->bound);
 }
 
-/* Today's points, without building any graph (no map, no pruning). */
+/* Native GCC's points, the entry block first; no graph, map or pruning. */
 static void prune_all_points(function *fn, auto_vec<basic_block> *points)
 {
 	basic_block entry = single_succ(ENTRY_BLOCK_PTR_FOR_FN(fn)), bb;
