@@ -215,11 +215,6 @@ static bool check_source_known(const char *source)
 }
 
 /*
- * Everything that depends on the unit: [path:] sections, src: lists, and
- * so which passes run, with what options.  Called once the source's name
- * is known, before the front end parses any code.
- */
-/*
  * Relative paths mean the directory the unit was compiled in, which for
  * preprocessed input may not be cc1's (icecream compiles remotely, in
  * another directory).  Where it cannot be known and matching depends on
@@ -243,6 +238,11 @@ static bool set_unit_dir(const char *source)
 	return false;
 }
 
+/*
+ * Everything that depends on the unit: [path:] sections, src: lists, and
+ * so which passes run, with what options.  Called once the source's name
+ * is known, before the front end parses any code.
+ */
 static void begin_unit(const char *source)
 {
 	int p;
