@@ -7,7 +7,7 @@
 #   make deb              Debian packages gcc-N-kplug (this distribution's GCCs), kplug-tools
 #   make man              the man pages kplug(7), kplug-report(1), kplug-kbuild(1)
 #   make deps             apt-get install what the build and tests need
-#   make check            the whole test suite (ends with "N passed, N failed")
+#   make check            the whole test suite (ends with "N passed, N failed, N skipped")
 
 CC		?= gcc
 ifeq ($(origin CC),default)
