@@ -47,16 +47,24 @@ for f in "${FILES[@]}"; do
 	clang-14 -w -O2 -c "$f" -o "$W/cp.o" -fsanitize-coverage=trace-pc 2>/dev/null &&
 		clang-14 -w -O2 -c "$f" -o "$W/cn.o" -fsanitize-coverage=trace-pc,no-prune \
 			2>/dev/null || continue
+	# bb: every block, no critical edge split (like for like with GCC's blocks)
+	clang-14 -w -O2 -c "$f" -o "$W/bp.o" -fsanitize-coverage=trace-pc,bb 2>/dev/null &&
+		clang-14 -w -O2 -c "$f" -o "$W/bn.o" -fsanitize-coverage=trace-pc,bb,no-prune \
+			2>/dev/null || continue
 	c[cp]=$(probes "$W/cp.o")
 	c[cn]=$(probes "$W/cn.o")
-	for k in off clang min rule cp cn; do sum[$k]=$(( ${sum[$k]:-0} + ${c[$k]} )); done
+	c[bp]=$(probes "$W/bp.o")
+	c[bn]=$(probes "$W/bn.o")
+	for k in off clang min rule cp cn bp bn; do sum[$k]=$(( ${sum[$k]:-0} + ${c[$k]} )); done
 	n=$((n + 1))
 done
 rc=$(ratio "${sum[clang]}" "${sum[off]}")
 rm_=$(ratio "${sum[min]}" "${sum[off]}")
 rcl=$(ratio "${sum[cp]}" "${sum[cn]}")
 echo "torture -O2, $n files: kplug off ${sum[off]} clang ${sum[clang]} min ${sum[min]};" \
-	"clang-14 no-prune ${sum[cn]} prune ${sum[cp]}"
+	"clang-14 no-prune ${sum[cn]} prune ${sum[cp]}; clang-14 bb,no-prune ${sum[bn]} bb ${sum[bp]}"
+echo "torture static probes, absolute: kplug clang ${sum[clang]}, min ${sum[min]}; clang-14 trace-pc ${sum[cp]}, trace-pc,bb ${sum[bp]}"
+echo "torture static probes ratio, clang-14 trace-pc,bb / trace-pc,bb,no-prune: $(ratio "${sum[bp]}" "${sum[bn]}") (no critical edge split, as GCC's blocks)"
 echo "torture static probes ratio, kplug clang-pruned / unpruned: $rc (target <= $rcl, clang-14's trace-pc / trace-pc,no-prune)"
 echo "torture static probes, Clang's rule alone (prune-check=off) / unpruned: $(ratio "${sum[rule]}" "${sum[off]}") (reported: no exact inference)"
 lo=$(awk -v a="$rc" -v b="$rcl" 'BEGIN { print (a < b) ? a : b }')
