@@ -20,8 +20,6 @@
 #include "kplug-config.h"
 #include "kplug-util.h"
 
-#define GLOBAL_PASS	(-1)
-
 enum layer {
 	LAYER_DEFAULT,		/* -fplugin-arg-kplug-default-* */
 	LAYER_INI,		/* [kplug] and [PASS] sections */
@@ -30,23 +28,51 @@ enum layer {
 	LAYER_GATE,		/* forbid, permit, limit-*: applied last */
 };
 
+/* A key that names no pass option. */
 enum global_key {
-	KEY_NONE,
+	KEY_NONE,		/* not a global key: PASS-OPTION */
 	KEY_ENABLE,
 	KEY_DISABLE,
 	KEY_ROOT,
 	KEY_FORBID,		/* LAYER_GATE only */
-	KEY_PERMIT,
+	KEY_PERMIT,		/* LAYER_GATE only */
 };
 
+/* One option of the pass table: cfg->passes[pass]->opts[opt]. */
+struct option_ref {
+	int pass;
+	int opt;
+};
+
+/* What a setting names; the tag says which member of u holds. */
+enum target_kind {
+	TARGET_OPTION,		/* a value of a pass option: u.option */
+	TARGET_LIMIT,		/* the values a pass option may take: u.limit */
+	TARGET_GLOBAL,		/* enable, disable, root, forbid, permit: u.global */
+};
+
+struct setting_target {
+	enum target_kind kind;
+	union {
+		struct option_ref option;
+		struct {
+			struct option_ref option;
+			long allowed;	/* bit i: choice i (BOOL: 0 off, 1 on) */
+		} limit;
+		enum global_key global;
+	} u;
+};
+
+/*
+ * A TARGET_LIMIT setting and a TARGET_GLOBAL forbid or permit are in
+ * LAYER_GATE, and nothing else is.
+ */
 struct setting {
 	enum layer layer;
-	int pass;		/* GLOBAL_PASS for enable/disable/root */
-	int opt;		/* option index, or enum global_key */
+	struct setting_target target;
 	char *value;
 	char *origin;
 	char *glob;		/* LAYER_INI_PATH only */
-	long mask;		/* a limit: the allowed choices */
 	struct setting *next;
 };
 
@@ -70,10 +96,10 @@ struct kplug_config {
 	char *err;		/* the last error line, or NULL */
 };
 
-static int fail(struct kplug_config *cfg, const char *fmt, ...)
+static int config_error(struct kplug_config *cfg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static int fail(struct kplug_config *cfg, const char *fmt, ...)
+static int config_error(struct kplug_config *cfg, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
@@ -173,15 +199,15 @@ static int check_set_item(const char *item, void *arg)
 	int idx;
 
 	if (!*item)
-		return fail(lc->cfg, "%s: empty item in list for '%s'", lc->what,
-			    lc->name);
+		return config_error(lc->cfg, "%s: empty item in list for '%s'", lc->what,
+				    lc->name);
 	lc->count++;
 	if (lc->opt->type != KPLUG_OPT_SET)
 		return 0;
 	idx = kplug_choice_index(lc->opt->choices, item, strlen(item));
 	if (idx < 0)
-		return fail(lc->cfg, "%s: unknown value '%s' for '%s' (expected %s)",
-			    lc->what, item, lc->name, lc->opt->choices);
+		return config_error(lc->cfg, "%s: unknown value '%s' for '%s' (expected %s)",
+				    lc->what, item, lc->name, lc->opt->choices);
 	lc->mask |= 1L << idx;
 	return 0;
 }
@@ -202,17 +228,17 @@ static int parse_bool(const char *s)
 }
 
 /* Validate VALUE for OPT; store its numeric form in *NUM. */
-static int parse_value(struct kplug_config *cfg, const struct kplug_opt *opt,
-		       const char *name, const char *value, const char *what,
-		       long *num)
+static int parse_option_value(struct kplug_config *cfg, const struct kplug_opt *opt,
+			      const char *name, const char *value, const char *what,
+			      long *num)
 {
-	struct list_check lc = { cfg, opt, what, name, 0, 0 };
+	struct list_check lc = { .cfg = cfg, .opt = opt, .what = what, .name = name };
 	char *end;
 	long n;
 
 	*num = 0;
 	if (!*value)
-		return fail(cfg, "%s: empty value for '%s'", what, name);
+		return config_error(cfg, "%s: empty value for '%s'", what, name);
 	switch (opt->type) {
 	case KPLUG_OPT_STR:
 		return 0;
@@ -220,25 +246,25 @@ static int parse_value(struct kplug_config *cfg, const struct kplug_opt *opt,
 		errno = 0;
 		n = strtol(value, &end, 10);
 		if (errno || *end || end == value || isspace((unsigned char)*value))
-			return fail(cfg, "%s: '%s' is not a number for '%s'",
-				    what, value, name);
+			return config_error(cfg, "%s: '%s' is not a number for '%s'",
+					    what, value, name);
 		if (n < opt->min || n > opt->max)
-			return fail(cfg, "%s: %ld is out of range for '%s' (%ld..%ld)",
-				    what, n, name, opt->min, opt->max);
+			return config_error(cfg, "%s: %ld is out of range for '%s' (%ld..%ld)",
+					    what, n, name, opt->min, opt->max);
 		*num = n;
 		return 0;
 	case KPLUG_OPT_BOOL:
 		n = parse_bool(value);
 		if (n < 0)
-			return fail(cfg, "%s: '%s' is not on/off for '%s'", what,
-				    value, name);
+			return config_error(cfg, "%s: '%s' is not on/off for '%s'", what,
+					    value, name);
 		*num = n;
 		return 0;
 	case KPLUG_OPT_ENUM:
 		n = kplug_choice_index(opt->choices, value, strlen(value));
 		if (n < 0)
-			return fail(cfg, "%s: unknown value '%s' for '%s' (expected one of %s)",
-				    what, value, name, opt->choices);
+			return config_error(cfg, "%s: unknown value '%s' for '%s' (expected one of %s)",
+					    what, value, name, opt->choices);
 		*num = n;
 		return 0;
 	case KPLUG_OPT_SET:
@@ -248,7 +274,7 @@ static int parse_value(struct kplug_config *cfg, const struct kplug_opt *opt,
 		*num = opt->type == KPLUG_OPT_SET ? lc.mask : lc.count;
 		return 0;
 	}
-	return fail(cfg, "%s: bad option type for '%s'", what, name);
+	return config_error(cfg, "%s: bad option type for '%s'", what, name);
 }
 
 /* ---- construction ---- */
@@ -277,7 +303,7 @@ static int set_default(struct kplug_config *cfg, int pass, int opt)
 	if (!o->def)
 		return 0;
 	name = xasprintf("%s-%s", cfg->passes[pass]->name, o->key);
-	ret = parse_value(cfg, o, name, o->def, "default", &v->num);
+	ret = parse_option_value(cfg, o, name, o->def, "default", &v->num);
 	free(name);
 	return ret;
 }
@@ -389,33 +415,32 @@ static int check_pass_item(const char *item, void *arg)
 	char *names;
 
 	if (!*item)
-		return fail(pc->cfg, "%s: empty item in pass list", pc->what);
+		return config_error(pc->cfg, "%s: empty item in pass list", pc->what);
 	if (!strcmp(item, "all") || find_pass(pc->cfg, item, strlen(item)) >= 0)
 		return 0;
 	names = pass_names(pc->cfg);
-	fail(pc->cfg, "%s: unknown pass '%s' (known: %s)", pc->what, item, names);
+	config_error(pc->cfg, "%s: unknown pass '%s' (known: %s)", pc->what, item, names);
 	free(names);
 	return -1;
 }
 
-static struct setting *append(struct kplug_config *cfg, enum layer layer,
-			      int pass, int opt, const char *value,
-			      const char *origin, const char *glob)
+static void append_setting(struct kplug_config *cfg, enum layer layer,
+			   const struct setting_target *target,
+			   const char *value, const char *origin,
+			   const char *glob)
 {
 	struct setting *s = (struct setting *)kplug_xzalloc(sizeof(*s));
 
 	s->layer = layer;
-	s->pass = pass;
-	s->opt = opt;
+	s->target = *target;
 	s->value = kplug_xstrdup(value);
 	s->origin = kplug_xstrdup(origin);
 	s->glob = glob ? kplug_xstrdup(glob) : NULL;
 	*cfg->tail = s;
 	cfg->tail = &s->next;
-	return s;
 }
 
-static int global_key(const char *key)
+static enum global_key parse_global_key(const char *key)
 {
 	if (!strcmp(key, "enable"))
 		return KEY_ENABLE;
@@ -426,87 +451,106 @@ static int global_key(const char *key)
 	return KEY_NONE;
 }
 
-/* PASS-OPTION ("sancov-trace") to its indexes. */
-static int find_pass_opt(struct kplug_config *cfg, const char *key,
-			 const char *what, int *pass, int *opt)
+/* PASS-OPTION ("sancov-trace") to the option it names. */
+static int find_pass_option(struct kplug_config *cfg, const char *key,
+			    const char *what, struct option_ref *ref)
 {
 	const char *dash = strchr(key, '-');
 
-	*pass = dash ? find_pass(cfg, key, dash - key) : -1;
-	if (*pass < 0) {
+	ref->pass = dash ? find_pass(cfg, key, dash - key) : -1;
+	if (ref->pass < 0) {
 		if (find_pass(cfg, key, strlen(key)) >= 0)
-			return fail(cfg, "%s: '%s' is a pass, not an option; use enable=%s",
-				    what, key, key);
-		return fail(cfg, "%s: unknown option '%s'", what, key);
+			return config_error(cfg, "%s: '%s' is a pass, not an option; use enable=%s",
+					    what, key, key);
+		return config_error(cfg, "%s: unknown option '%s'", what, key);
 	}
-	*opt = find_opt(cfg, *pass, dash + 1);
-	if (*opt < 0)
-		return fail(cfg, "%s: unknown option '%s' of pass %s", what,
-			    dash + 1, cfg->passes[*pass]->name);
+	ref->opt = find_opt(cfg, ref->pass, dash + 1);
+	if (ref->opt < 0)
+		return config_error(cfg, "%s: unknown option '%s' of pass %s",
+				    what, dash + 1, cfg->passes[ref->pass]->name);
 	return 0;
+}
+
+static const struct kplug_opt *option_of(const struct kplug_config *cfg,
+					 const struct option_ref *ref)
+{
+	return &cfg->passes[ref->pass]->opts[ref->opt];
+}
+
+static struct value *value_of(const struct kplug_config *cfg,
+			      const struct option_ref *ref)
+{
+	return &cfg->values[ref->pass][ref->opt];
 }
 
 /*
  * Validate and collect KEY=VALUE in command-line form ("enable",
  * "sancov-trace").  WHAT names the setting in errors.
  */
-static int collect(struct kplug_config *cfg, enum layer layer, const char *key,
-		   const char *value, const char *what, const char *glob)
+static int record_setting(struct kplug_config *cfg, enum layer layer,
+			  const char *key, const char *value, const char *what,
+			  const char *glob)
 {
-	int gkey = global_key(key);
-	int pass, opt;
+	struct setting_target target = {
+		.kind = TARGET_GLOBAL,
+		.u = { .global = parse_global_key(key) },
+	};
 	long num;
 
-	if (gkey != KEY_NONE) {
-		struct pass_check pc = { cfg, what };
+	if (target.u.global != KEY_NONE) {
+		struct pass_check pc = { .cfg = cfg, .what = what };
 
 		if (!value)
-			return fail(cfg, "%s: '%s' needs a value", what, key);
+			return config_error(cfg, "%s: '%s' needs a value", what, key);
 		if (!*skip_space(value))
-			return fail(cfg, "%s: empty %s for '%s'", what,
-				    gkey == KEY_ROOT ? "path" : "list", key);
-		if (gkey != KEY_ROOT &&
+			return config_error(cfg, "%s: empty %s for '%s'", what,
+					    target.u.global == KEY_ROOT ? "path" : "list",
+					    key);
+		if (target.u.global != KEY_ROOT &&
 		    kplug_list_foreach(value, check_pass_item, &pc))
 			return -1;
-		append(cfg, layer, GLOBAL_PASS, gkey, value, what, glob);
+		append_setting(cfg, layer, &target, value, what, glob);
 		return 0;
 	}
-	if (find_pass_opt(cfg, key, what, &pass, &opt))
+	target.kind = TARGET_OPTION;
+	if (find_pass_option(cfg, key, what, &target.u.option))
 		return -1;
 	if (!value)
-		return fail(cfg, "%s: '%s' needs a value", what, key);
-	if (parse_value(cfg, &cfg->passes[pass]->opts[opt], key, value, what, &num))
+		return config_error(cfg, "%s: '%s' needs a value", what, key);
+	if (parse_option_value(cfg, option_of(cfg, &target.u.option), key, value,
+			       what, &num))
 		return -1;
-	append(cfg, layer, pass, opt, value, what, glob);
+	append_setting(cfg, layer, &target, value, what, glob);
 	return 0;
 }
 
 /* default-KEY=VALUE: KEY is enable, disable or PASS-OPTION. */
-static int add_default(struct kplug_config *cfg, const char *key,
-		       const char *value, const char *what)
+static int record_default(struct kplug_config *cfg, const char *key,
+			  const char *value, const char *what)
 {
-	int gkey = global_key(key);
-
-	if (gkey == KEY_ROOT || !strcmp(key, "config") ||
+	if (parse_global_key(key) == KEY_ROOT || !strcmp(key, "config") ||
 	    !strncmp(key, "default-", 8) || !strncmp(key, "limit-", 6) ||
 	    !strcmp(key, "forbid") || !strcmp(key, "permit"))
-		return fail(cfg, "%s: '%s' cannot be a default (only enable, disable and PASS-OPTION can)",
-			    what, key);
-	return collect(cfg, LAYER_DEFAULT, key, value, what, NULL);
+		return config_error(cfg, "%s: '%s' cannot be a default (only enable, disable and PASS-OPTION can)",
+				    what, key);
+	return record_setting(cfg, LAYER_DEFAULT, key, value, what, NULL);
 }
 
 /* forbid=PASS[,PASS] / permit=PASS[,PASS] */
-static int add_pass_gate(struct kplug_config *cfg, const char *key,
-			 const char *value, const char *what)
+static int record_pass_gate(struct kplug_config *cfg, const char *key,
+			    const char *value, const char *what)
 {
-	struct pass_check pc = { cfg, what };
+	struct pass_check pc = { .cfg = cfg, .what = what };
+	struct setting_target target = {
+		.kind = TARGET_GLOBAL,
+		.u = { .global = strcmp(key, "forbid") ? KEY_PERMIT : KEY_FORBID },
+	};
 
 	if (!value || !*skip_space(value))
-		return fail(cfg, "%s: '%s' needs a list of passes", what, key);
+		return config_error(cfg, "%s: '%s' needs a list of passes", what, key);
 	if (kplug_list_foreach(value, check_pass_item, &pc))
 		return -1;
-	append(cfg, LAYER_GATE, GLOBAL_PASS,
-	       strcmp(key, "forbid") ? KEY_PERMIT : KEY_FORBID, value, what, NULL);
+	append_setting(cfg, LAYER_GATE, &target, value, what, NULL);
 	return 0;
 }
 
@@ -525,39 +569,40 @@ static int check_limit_item(const char *item, void *arg)
 	int idx;
 
 	if (!*item)
-		return fail(lc->cfg, "%s: empty item in list for '%s'", lc->what,
-			    lc->name);
+		return config_error(lc->cfg, "%s: empty item in list for '%s'", lc->what,
+				    lc->name);
 	if (o->type == KPLUG_OPT_BOOL)
 		idx = parse_bool(item);
 	else
 		idx = kplug_choice_index(o->choices, item, strlen(item));
 	if (idx < 0)
-		return fail(lc->cfg, "%s: unknown value '%s' for '%s' (expected %s)",
-			    lc->what, item, lc->name,
-			    o->type == KPLUG_OPT_BOOL ? "on,off" : o->choices);
+		return config_error(lc->cfg, "%s: unknown value '%s' for '%s' (expected %s)",
+				    lc->what, item, lc->name,
+				    o->type == KPLUG_OPT_BOOL ? "on,off" : o->choices);
 	lc->mask |= 1L << idx;
 	return 0;
 }
 
 /* limit-PASS-OPTION=VALUE[,VALUE] for on/off and choice options. */
-static int add_limit(struct kplug_config *cfg, const char *key,
-		     const char *value, const char *what)
+static int record_limit(struct kplug_config *cfg, const char *key,
+			const char *value, const char *what)
 {
-	struct limit_check lc = { cfg, NULL, what, key, 0 };
-	int pass, opt;
+	struct limit_check lc = { .cfg = cfg, .what = what, .name = key };
+	struct setting_target target = { .kind = TARGET_LIMIT };
 
-	if (find_pass_opt(cfg, key, what, &pass, &opt))
+	if (find_pass_option(cfg, key, what, &target.u.limit.option))
 		return -1;
-	lc.opt = &cfg->passes[pass]->opts[opt];
+	lc.opt = option_of(cfg, &target.u.limit.option);
 	if (lc.opt->type != KPLUG_OPT_BOOL && lc.opt->type != KPLUG_OPT_ENUM &&
 	    lc.opt->type != KPLUG_OPT_SET)
-		return fail(cfg, "%s: only on/off and choice options can be limited, not '%s'",
-			    what, key);
+		return config_error(cfg, "%s: only on/off and choice options can be limited, not '%s'",
+				    what, key);
 	if (!value || !*skip_space(value))
-		return fail(cfg, "%s: 'limit-%s' needs a value", what, key);
+		return config_error(cfg, "%s: 'limit-%s' needs a value", what, key);
 	if (kplug_list_foreach(value, check_limit_item, &lc))
 		return -1;
-	append(cfg, LAYER_GATE, pass, opt, value, what, NULL)->mask = lc.mask;
+	target.u.limit.allowed = lc.mask;
+	append_setting(cfg, LAYER_GATE, &target, value, what, NULL);
 	return 0;
 }
 
@@ -573,17 +618,17 @@ int kplug_config_add_arg(struct kplug_config *cfg, const char *key,
 		what = xasprintf("-fplugin-arg-kplug-%s", key);
 	if (!strcmp(key, "config")) {
 		if (!value || !*value)
-			ret = fail(cfg, "%s: 'config' needs a file name", what);
+			ret = config_error(cfg, "%s: 'config' needs a file name", what);
 		else
 			ret = kplug_config_load_ini(cfg, value);
 	} else if (!strncmp(key, "default-", 8)) {
-		ret = add_default(cfg, key + 8, value, what);
+		ret = record_default(cfg, key + 8, value, what);
 	} else if (!strcmp(key, "forbid") || !strcmp(key, "permit")) {
-		ret = add_pass_gate(cfg, key, value, what);
+		ret = record_pass_gate(cfg, key, value, what);
 	} else if (!strncmp(key, "limit-", 6)) {
-		ret = add_limit(cfg, key + 6, value, what);
+		ret = record_limit(cfg, key + 6, value, what);
 	} else {
-		ret = collect(cfg, LAYER_ARG, key, value, what, NULL);
+		ret = record_setting(cfg, LAYER_ARG, key, value, what, NULL);
 	}
 	free(what);
 	return ret;
@@ -746,8 +791,8 @@ static int check_repeated_key(struct ini_state *st, const char *section,
 
 	for (k = st->keys; k; k = k->next)
 		if (!strcmp(k->section, section) && !strcmp(k->name, name))
-			return fail(st->cfg, "%s: '%s' repeated in [%s] (first set at line %d)",
-				    what, name, section, k->line);
+			return config_error(st->cfg, "%s: '%s' repeated in [%s] (first set at line %d)",
+					    what, name, section, k->line);
 	k = (struct ini_key *)kplug_xzalloc(sizeof(*k));
 	k->section = kplug_xstrdup(section);
 	k->name = kplug_xstrdup(name);
@@ -775,40 +820,40 @@ static int check_unquoted(struct kplug_config *cfg, const char *name,
 {
 	if (*value != '"' && *value != '\'')
 		return 0;
-	return fail(cfg, "%s: value of '%s' starts with a quote (kplug's ini has no quoting; write the value without quotes)",
-		    what, name);
+	return config_error(cfg, "%s: value of '%s' starts with a quote (kplug's ini has no quoting; write the value without quotes)",
+			    what, name);
 }
 
 /*
  * The command-line form of NAME in SECTION ("min" in [cyc_complexity] is
  * "cyc_complexity-min"), with its layer and glob; NULL after an error.
  */
-static char *ini_key(struct kplug_config *cfg, const char *section,
-		     const char *name, const char *what, enum layer *layer,
-		     const char **glob)
+static char *ini_setting_key(struct kplug_config *cfg, const char *section,
+			     const char *name, const char *what, enum layer *layer,
+			     const char **glob)
 {
 	int pass;
 
 	*layer = LAYER_INI;
 	*glob = NULL;
 	if (!*section) {
-		fail(cfg, "%s: '%s' outside any [section]", what, name);
+		config_error(cfg, "%s: '%s' outside any [section]", what, name);
 		return NULL;
 	}
 	if (!strcmp(section, "kplug")) {
-		if (global_key(name) != KEY_NONE)
+		if (parse_global_key(name) != KEY_NONE)
 			return kplug_xstrdup(name);
-		fail(cfg, "%s: unknown key '%s' in [kplug] (expected enable, disable, root)",
-		     what, name);
+		config_error(cfg, "%s: unknown key '%s' in [kplug] (expected enable, disable, root)",
+			     what, name);
 		return NULL;
 	}
 	if (!strncmp(section, "path:", 5)) {
 		*layer = LAYER_INI_PATH;
 		*glob = section + 5;
 		if (!**glob)
-			fail(cfg, "%s: empty glob in section [path:]", what);
-		else if (global_key(name) == KEY_ROOT)
-			fail(cfg, "%s: 'root' belongs in [kplug], not [%s]", what, section);
+			config_error(cfg, "%s: empty glob in section [path:]", what);
+		else if (parse_global_key(name) == KEY_ROOT)
+			config_error(cfg, "%s: 'root' belongs in [kplug], not [%s]", what, section);
 		else
 			return kplug_xstrdup(name);
 		return NULL;
@@ -817,13 +862,13 @@ static char *ini_key(struct kplug_config *cfg, const char *section,
 	if (pass < 0) {
 		char *names = pass_names(cfg);
 
-		fail(cfg, "%s: unknown section [%s] (expected kplug, path:GLOB or a pass: %s)",
-		     what, section, names + 5);
+		config_error(cfg, "%s: unknown section [%s] (expected kplug, path:GLOB or a pass: %s)",
+			     what, section, names + 5);
 		free(names);
 		return NULL;
 	}
 	if (find_opt(cfg, pass, name) < 0) {
-		fail(cfg, "%s: unknown key '%s' in [%s]", what, name, section);
+		config_error(cfg, "%s: unknown key '%s' in [%s]", what, name, section);
 		return NULL;
 	}
 	return xasprintf("%s-%s", section, name);
@@ -842,10 +887,10 @@ static int on_ini_entry(void *user, const char *section, const char *name,
 	if (st->failed)
 		return 0;
 	what = xasprintf("%s:%d", st->path, st->line);
-	key = ini_key(cfg, section, name, what, &layer, &glob);
+	key = ini_setting_key(cfg, section, name, what, &layer, &glob);
 	if (key && !check_unquoted(cfg, name, value, what) &&
 	    !check_repeated_key(st, section, name, what))
-		ret = collect(cfg, layer, key, value, what, glob);
+		ret = record_setting(cfg, layer, key, value, what, glob);
 	free(key);
 	free(what);
 	if (ret)
@@ -865,25 +910,25 @@ static int load_ini_stream(struct kplug_config *cfg, const char *path, FILE *fil
 	st.file = file;
 	ret = ini_parse_stream(read_ini_line, &st, on_ini_entry, &st);
 	if (!st.failed && ferror(st.file))
-		st.failed = fail(cfg, "%s: read error: %s", path, strerror(errno));
+		st.failed = config_error(cfg, "%s: read error: %s", path, strerror(errno));
 	fclose(st.file);
 	free(st.buf);
 	free_ini_keys(st.keys);
 	if (ret > 0 && ret < st.line)	/* a syntax error came first */
-		return fail(cfg, "%s:%d: syntax error (expected [section] or key = value)",
-			    path, ret);
+		return config_error(cfg, "%s:%d: syntax error (expected [section] or key = value)",
+				    path, ret);
 	if (st.failed)
 		return -1;
 	if (st.max_line)
-		return fail(cfg, "%s:%d: line longer than %d characters", path,
-			    st.line, st.max_line);
+		return config_error(cfg, "%s:%d: line longer than %d characters", path,
+				    st.line, st.max_line);
 	if (st.problem)
-		return fail(cfg, "%s:%d: %s", path, st.line, st.problem);
+		return config_error(cfg, "%s:%d: %s", path, st.line, st.problem);
 	if (ret > 0)
-		return fail(cfg, "%s:%d: syntax error (expected [section] or key = value)",
-			    path, ret);
+		return config_error(cfg, "%s:%d: syntax error (expected [section] or key = value)",
+				    path, ret);
 	if (ret < 0)
-		return fail(cfg, "%s: cannot parse profile", path);
+		return config_error(cfg, "%s: cannot parse profile", path);
 	return 0;
 }
 
@@ -894,10 +939,10 @@ int kplug_config_load_ini(struct kplug_config *cfg, const char *path)
 
 	file = fopen(path, "r");
 	if (!file)
-		return fail(cfg, "%s: cannot open profile: %s", path, strerror(errno));
+		return config_error(cfg, "%s: cannot open profile: %s", path, strerror(errno));
 	if (fstat(fileno(file), &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		fclose(file);
-		return fail(cfg, "%s: cannot open profile: Is a directory", path);
+		return config_error(cfg, "%s: cannot open profile: Is a directory", path);
 	}
 	return load_ini_stream(cfg, path, file);
 }
@@ -911,14 +956,14 @@ int kplug_config_load_ini_mem(struct kplug_config *cfg, const char *name,
 		return 0;	/* an empty profile sets nothing */
 	file = fmemopen((void *)text, len, "r");
 	if (!file)
-		return fail(cfg, "%s: cannot read profile: %s", name, strerror(errno));
+		return config_error(cfg, "%s: cannot read profile: %s", name, strerror(errno));
 	return load_ini_stream(cfg, name, file);
 }
 
 /* ---- resolving ---- */
 
 /* Lexically normalise an absolute path: drop ".", "..", duplicate slashes. */
-static void normalize(char *path)
+static void normalize_path(char *path)
 {
 	char *out = path, *p = path;
 
@@ -949,7 +994,7 @@ static void normalize(char *path)
 }
 
 /* PATH made absolute against DIR (NULL: the current directory). */
-static char *absolute(const char *path, const char *dir)
+static char *absolute_path(const char *path, const char *dir)
 {
 	char *cwd = NULL, *abs;
 
@@ -962,12 +1007,12 @@ static char *absolute(const char *path, const char *dir)
 	else
 		abs = xasprintf("%s/%s", cwd, path);
 	free(cwd);
-	normalize(abs);
+	normalize_path(abs);
 	return abs;
 }
 
 /* PATH below the directory ROOT (both absolute, normalised), or NULL. */
-static char *below(const char *path, const char *root)
+static char *path_below(const char *path, const char *root)
 {
 	size_t len = strlen(root);
 
@@ -983,7 +1028,7 @@ static char *below(const char *path, const char *root)
  * every symbolic link resolved, and its own name (a file that is itself a
  * link stays where it is named).  NULL when the directory does not exist.
  */
-static char *physical(const char *file)
+static char *physical_path(const char *file)
 {
 	const char *slash = strrchr(file, '/');
 	char *dir = xasprintf("%.*s", (int)(slash - file), file);
@@ -992,7 +1037,7 @@ static char *physical(const char *file)
 
 	if (real) {
 		out = xasprintf("%s/%s", strcmp(real, "/") ? real : "", slash + 1);
-		normalize(out);
+		normalize_path(out);
 	}
 	free(dir);
 	free(real);
@@ -1005,18 +1050,18 @@ static char *physical(const char *file)
  * through a symbolic link: where the spellings as given do not nest, the
  * physical ones are compared.
  */
-static char *match_path(const char *input, const char *root, const char *dir)
+static char *relative_match_path(const char *input, const char *root, const char *dir)
 {
-	char *abs_input = absolute(input, dir);
-	char *abs_root = absolute(root ? root : ".", dir);
-	char *rel = below(abs_input, abs_root);
+	char *abs_input = absolute_path(input, dir);
+	char *abs_root = absolute_path(root ? root : ".", dir);
+	char *rel = path_below(abs_input, abs_root);
 
 	if (!rel) {
-		char *real_input = physical(abs_input);
+		char *real_input = physical_path(abs_input);
 		char *real_root = realpath(abs_root, NULL);
 
 		if (real_input && real_root)
-			rel = below(real_input, real_root);
+			rel = path_below(real_input, real_root);
 		free(real_input);
 		free(real_root);
 	}
@@ -1048,19 +1093,24 @@ static int apply_enable_item(const char *item, void *arg)
 	return 0;
 }
 
-static void apply(struct kplug_config *cfg, const struct setting *s)
+/* enable or disable: switch the listed passes on or off. */
+static void apply_enable(struct kplug_config *cfg, const struct setting *s)
 {
-	struct value *v;
-	const struct kplug_opt *o;
-	struct enable_op op = { cfg, cfg->enabled, s->opt == KEY_ENABLE };
+	struct enable_op op = {
+		.cfg = cfg,
+		.flags = cfg->enabled,
+		.on = s->target.u.global == KEY_ENABLE,
+	};
 
-	if (s->pass == GLOBAL_PASS) {
-		if (s->opt != KEY_ROOT)
-			kplug_list_foreach(s->value, apply_enable_item, &op);
-		return;
-	}
-	o = &cfg->passes[s->pass]->opts[s->opt];
-	v = &cfg->values[s->pass][s->opt];
+	kplug_list_foreach(s->value, apply_enable_item, &op);
+}
+
+/* A value of a pass option: replaces the earlier one, or joins a list. */
+static void apply_option(struct kplug_config *cfg, const struct setting *s)
+{
+	const struct kplug_opt *o = option_of(cfg, &s->target.u.option);
+	struct value *v = value_of(cfg, &s->target.u.option);
+
 	if (o->type == KPLUG_OPT_LIST && v->str && strcmp(v->origin, "default")) {
 		/* lists accumulate: join with the earlier value */
 		char *joined = xasprintf("%s,%s", v->str, s->value);
@@ -1072,17 +1122,28 @@ static void apply(struct kplug_config *cfg, const struct setting *s)
 		v->str = s->value;
 	}
 	v->origin = s->origin;
-	parse_value(cfg, o, o->key, v->str, s->origin, &v->num);
+	parse_option_value(cfg, o, o->key, v->str, s->origin, &v->num);
+}
+
+/* A setting of the layers below LAYER_GATE (root= is read by root_setting()). */
+static void apply_setting(struct kplug_config *cfg, const struct setting *s)
+{
+	if (s->target.kind == TARGET_OPTION)
+		apply_option(cfg, s);
+	else if (s->target.kind == TARGET_GLOBAL &&
+		 (s->target.u.global == KEY_ENABLE ||
+		  s->target.u.global == KEY_DISABLE))
+		apply_enable(cfg, s);
 }
 
 /* The last root given on the command line, else the last one in a profile. */
-static const char *find_root(const struct kplug_config *cfg)
+static const char *root_setting(const struct kplug_config *cfg)
 {
 	const char *root = NULL, *arg_root = NULL;
 	const struct setting *s;
 
 	for (s = cfg->head; s; s = s->next) {
-		if (s->pass != GLOBAL_PASS || s->opt != KEY_ROOT)
+		if (s->target.kind != TARGET_GLOBAL || s->target.u.global != KEY_ROOT)
 			continue;
 		if (s->layer == LAYER_ARG)
 			arg_root = s->value;
@@ -1092,7 +1153,7 @@ static const char *find_root(const struct kplug_config *cfg)
 	return arg_root ? arg_root : root;
 }
 
-static void reset(struct kplug_config *cfg)
+static void reset_to_defaults(struct kplug_config *cfg)
 {
 	int p, o;
 
@@ -1120,23 +1181,31 @@ static const char *choice_name(const struct kplug_opt *o, int idx, char *buf,
 	return buf;
 }
 
+static int same_option(const struct option_ref *a, const struct option_ref *b)
+{
+	return a->pass == b->pass && a->opt == b->opt;
+}
+
 /* The last limit on the same option wins. */
-static int superseded(const struct setting *s)
+static int limit_superseded(const struct setting *s)
 {
 	const struct setting *t;
 
 	for (t = s->next; t; t = t->next)
-		if (t->layer == LAYER_GATE && t->pass == s->pass && t->opt == s->opt)
+		if (t->target.kind == TARGET_LIMIT &&
+		    same_option(&t->target.u.limit.option, &s->target.u.limit.option))
 			return 1;
 	return 0;
 }
 
+/* The resolved value of a limited option is one the limit S allows. */
 static int check_limit(struct kplug_config *cfg, const struct setting *s)
 {
-	const struct kplug_opt *o = &cfg->passes[s->pass]->opts[s->opt];
-	const struct value *v = &cfg->values[s->pass][s->opt];
+	const struct option_ref *ref = &s->target.u.limit.option;
+	const struct kplug_opt *o = option_of(cfg, ref);
+	const struct value *v = value_of(cfg, ref);
 	long used = o->type == KPLUG_OPT_SET ? v->num : 1L << v->num;
-	long outside = used & ~s->mask;
+	long outside = used & ~s->target.u.limit.allowed;
 	char name[64];
 	int idx = 0;
 
@@ -1144,9 +1213,21 @@ static int check_limit(struct kplug_config *cfg, const struct setting *s)
 		return 0;
 	while (!(outside & (1L << idx)))
 		idx++;
-	return fail(cfg, "%s: '%s' for '%s-%s' is not allowed in this build (%s)",
-		    v->origin, choice_name(o, idx, name, sizeof(name)),
-		    cfg->passes[s->pass]->name, o->key, s->origin);
+	return config_error(cfg, "%s: '%s' for '%s-%s' is not allowed in this build (%s)",
+			    v->origin, choice_name(o, idx, name, sizeof(name)),
+			    cfg->passes[ref->pass]->name, o->key, s->origin);
+}
+
+/* forbid or permit: mark the listed passes forbidden or not. */
+static void apply_pass_gate(struct kplug_config *cfg, const struct setting *s)
+{
+	struct enable_op op = {
+		.cfg = cfg,
+		.flags = cfg->forbidden,
+		.on = s->target.u.global == KEY_FORBID,
+	};
+
+	kplug_list_foreach(s->value, apply_enable_item, &op);
 }
 
 /*
@@ -1159,18 +1240,16 @@ static int apply_gates(struct kplug_config *cfg)
 	const struct setting *s;
 	int p;
 
-	for (s = cfg->head; s; s = s->next) {
-		struct enable_op op = { cfg, cfg->forbidden, s->opt == KEY_FORBID };
-
-		if (s->layer == LAYER_GATE && s->pass == GLOBAL_PASS)
-			kplug_list_foreach(s->value, apply_enable_item, &op);
-	}
+	for (s = cfg->head; s; s = s->next)
+		if (s->layer == LAYER_GATE && s->target.kind == TARGET_GLOBAL)
+			apply_pass_gate(cfg, s);
 	for (p = 0; p < cfg->npasses; p++)
 		if (cfg->forbidden[p])
 			cfg->enabled[p] = 0;
 	for (s = cfg->head; s; s = s->next)
-		if (s->layer == LAYER_GATE && s->pass != GLOBAL_PASS &&
-		    cfg->enabled[s->pass] && !superseded(s) && check_limit(cfg, s))
+		if (s->target.kind == TARGET_LIMIT &&
+		    cfg->enabled[s->target.u.limit.option.pass] &&
+		    !limit_superseded(s) && check_limit(cfg, s))
 			return -1;
 	return 0;
 }
@@ -1180,9 +1259,9 @@ int kplug_config_resolve(struct kplug_config *cfg, const char *input)
 	const struct setting *s;
 	int layer;
 
-	reset(cfg);
+	reset_to_defaults(cfg);
 	free(cfg->match_path);
-	cfg->match_path = input ? match_path(input, find_root(cfg), cfg->cwd) : NULL;
+	cfg->match_path = input ? relative_match_path(input, root_setting(cfg), cfg->cwd) : NULL;
 
 	for (layer = LAYER_DEFAULT; layer <= LAYER_ARG; layer++) {
 		for (s = cfg->head; s; s = s->next) {
@@ -1191,7 +1270,7 @@ int kplug_config_resolve(struct kplug_config *cfg, const char *input)
 			if (s->glob && (!cfg->match_path ||
 					fnmatch(s->glob, cfg->match_path, 0)))
 				continue;
-			apply(cfg, s);
+			apply_setting(cfg, s);
 		}
 	}
 	return apply_gates(cfg);
@@ -1219,7 +1298,7 @@ void kplug_config_set_cwd(struct kplug_config *cfg, const char *dir)
 
 int kplug_config_needs_cwd(const struct kplug_config *cfg, const char *input)
 {
-	const char *glob, *root = find_root(cfg);
+	const char *glob, *root = root_setting(cfg);
 
 	if (!input || !kplug_config_path_origin(cfg, &glob))
 		return 0;
@@ -1238,8 +1317,8 @@ int kplug_config_enabled(const struct kplug_config *cfg, int pass)
 	return cfg->enabled[pass];
 }
 
-static const struct value *lookup(const struct kplug_config *cfg, int pass,
-				  const char *key)
+static const struct value *resolved_value(const struct kplug_config *cfg, int pass,
+					  const char *key)
 {
 	int opt = find_opt(cfg, pass, key);
 
@@ -1254,16 +1333,16 @@ static const struct value *lookup(const struct kplug_config *cfg, int pass,
 const char *kplug_config_str(const struct kplug_config *cfg, int pass,
 			     const char *key)
 {
-	return lookup(cfg, pass, key)->str;
+	return resolved_value(cfg, pass, key)->str;
 }
 
 long kplug_config_int(const struct kplug_config *cfg, int pass, const char *key)
 {
-	return lookup(cfg, pass, key)->num;
+	return resolved_value(cfg, pass, key)->num;
 }
 
 const char *kplug_config_origin(const struct kplug_config *cfg, int pass,
 				const char *key)
 {
-	return lookup(cfg, pass, key)->origin;
+	return resolved_value(cfg, pass, key)->origin;
 }
