@@ -74,7 +74,7 @@ PLUGIN_LD	?= $(subst g++,gcc,$(CXX))
 
 PASS_SRCS	:= $(sort $(wildcard passes/*.c))
 COMPAT_SRCS	:= $(sort $(wildcard compat/*.c))
-CONFIG_SRCS	:= config/kplug-config.c $(filter-out config/kplug-config.c,$(sort $(wildcard config/*.c)))
+CONFIG_SRCS	:= $(sort $(wildcard config/*.c))
 PLUGIN_SRCS	:= kplug.c $(PASS_SRCS) $(COMPAT_SRCS) $(CONFIG_SRCS)
 BUILD		:= build/gcc-$(GCC_MAJOR)-$(GCC_TARGET)
 PLUGIN_OBJS	:= $(PLUGIN_SRCS:%.c=$(BUILD)/%.o)

@@ -35,6 +35,26 @@ static inline char *kplug_xstrdup(const char *s)
 	return kplug_xstrndup(s, strlen(s));
 }
 
+static inline char *kplug_xasprintf(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* "FMT" formatted into a string allocated to fit. */
+static inline char *kplug_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	p = (char *)kplug_xzalloc(len + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, len + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
 /*
  * Replace *ERR with "kplug: FMT", allocated to fit (an error line quotes
  * values, which may be of any length); returns -1 for the caller to return.

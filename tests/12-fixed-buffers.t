@@ -9,7 +9,7 @@ cd "$TOP" || exit 1
 allowed='
 compat/version-check.c built[128]           "GCC %s (%s %s)" of the GCC basever, datestamp, devphase: under 40
 compat/version-check.c loaded[128]          the same, of the GCC that loaded kplug
-config/kplug-config.c name[64]              a choice of an option table (compile-time names, under 20)
+config/gates.c name[64]                     a choice of an option table (compile-time names, under 20)
 config/kplug-json.c esc[2]                  two characters
 config/kplug-json.c esc[6]                  "\u%04x" of a byte: six characters
 config/kplug-json.c hex[]                   a constant

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness over kplug's configuration code (config/kplug-config.c):
+ * libFuzzer harness over kplug's configuration code (config/, through kplug-config.h):
  * arguments, ini profiles and resolving them for an input path.
  *
  * Input layout: chunks separated by NUL bytes.
