@@ -40,8 +40,7 @@ EOF
 }
 
 # ---- JSON Lines records ----
-cyc -O2 "$FIX/macros.c" $P-format=jsonl 2> "$T/macros.jsonl"
-ok $? "format=jsonl compiles"
+check "format=jsonl compiles" cyc -O2 "$FIX/macros.c" $P-format=jsonl 2> "$T/macros.jsonl"
 is "$(check_expect "$T/macros.jsonl" "$($KCC -dumpfullversion)" 2>&1)" ok \
 	"records match macros.expect: own, macro (outermost macro names), noreturn"
 for o in O0 O2 Os; do
@@ -59,34 +58,31 @@ for i in $(seq 1 16); do cp "$FIX/macros.c" "$T/p$i.c"; echo "$T/p$i.c"; done |
 	xargs -P 8 -I{} $KCC -fplugin="$KPLUG" -I"$FIX" -O2 -c {} -o /dev/null \
 		-fplugin-arg-kplug-enable=cyc_complexity $P-format=jsonl $P-output="$T/par.jsonl"
 is "$(wc -l < "$T/par.jsonl")" 96 "16 parallel compiles: 96 records"
-python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/par.jsonl"
-ok $? "every record parses"
+check "every record parses" python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/par.jsonl"
 
 # ---- exclude-instrumentation ----
 for san in shift,integer-divide-by-zero undefined; do
 	plain=$(cyc -O2 "$FIX/sanitize.c" 2>&1 | text_m)
 	on=$(cyc -O2 "$FIX/sanitize.c" -fsanitize=$san $P-exclude-instrumentation=on 2>&1 | text_m)
 	off=$(cyc -O2 "$FIX/sanitize.c" -fsanitize=$san 2>&1 | text_m)
-	ok $([ "$on" != "$off" ]; echo $?) "-fsanitize=$san changes M ($(echo $off | tr '\n' ' '))"
+	check "-fsanitize=$san changes M ($(echo $off | tr '\n' ' '))" test "$on" != "$off"
 	is "$on" "$plain" "-fsanitize=$san with exclude-instrumentation=on: M of the uninstrumented build"
 	cyc -O2 "$FIX/sanitize.c" -fsanitize=$san $P-format=jsonl 2> "$T/san.jsonl"
-	python3 -c '
+	check "  jsonl: sanitizer decisions counted where the checks are" python3 -c '
 import json, sys
 for l in open(sys.argv[1]):
     r = json.loads(l)
     assert sum(r["parts"].values()) == r["M"]
     assert (r["parts"]["sanitizer"] > 0) == (r["function"] != "no_instrumentation"), r
 ' "$T/san.jsonl"
-	ok $? "  jsonl: sanitizer decisions counted where the checks are"
 done
 cyc -O2 "$FIX/sanitize.c" -fsanitize=shift $P-format=jsonl $P-exclude-instrumentation=on 2> "$T/ex.jsonl"
-python3 -c '
+check "exclude-instrumentation=on: parts still sum to M, excluded_sanitizer says how many" python3 -c '
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
 assert all(x["parts"]["sanitizer"] == 0 and sum(x["parts"].values()) == x["M"] for x in r)
 assert [x["excluded_sanitizer"] for x in r] == [2, 1, 0], r
 ' "$T/ex.jsonl"
-ok $? "exclude-instrumentation=on: parts still sum to M, excluded_sanitizer says how many"
 
 # On a GCC torture sample, excluding instrumentation gives the M of the
 # uninstrumented build for (almost) every function: -fsanitize=undefined
@@ -120,27 +116,21 @@ EOF
 fi
 
 # ---- warn= and severity= ----
-cyc -O2 "$FIX/macros.c" $P-warn=4 -Werror 2> "$T/warn"
-ok $? "warn=4 (severity note) with -Werror: compiles"
+check "warn=4 (severity note) with -Werror: compiles" cyc -O2 "$FIX/macros.c" $P-warn=4 -Werror 2> "$T/warn"
 is "$(grep -c 'note: kplug: function .* has cyclomatic complexity' "$T/warn")" 3 "three notes (M >= 4)"
-grep -q "macros.c:4:5: note: kplug: function .own_only. has cyclomatic complexity 4 (>= 4)" "$T/warn"
-ok $? "note at the function's location"
-! grep -q '^Cyclomatic Complexity' "$T/warn"; ok $? "warn= without output=: no report spam on stderr"
+check "note at the function's location" grep -q "macros.c:4:5: note: kplug: function .own_only. has cyclomatic complexity 4 (>= 4)" "$T/warn"
+check_exit 1 "warn= without output=: no report spam on stderr" grep -q '^Cyclomatic Complexity' "$T/warn"
 cyc -O2 "$FIX/macros.c" $P-warn=4 $P-format=jsonl $P-output="$T/w.jsonl" 2> /dev/null
 is "$(wc -l < "$T/w.jsonl")" 6 "warn= with output=: the report is still written"
-cyc -O2 "$FIX/macros.c" $P-warn=4 $P-severity=warning 2> "$T/warn"
-ok $? "severity=warning without -Werror: compiles"
+check "severity=warning without -Werror: compiles" cyc -O2 "$FIX/macros.c" $P-warn=4 $P-severity=warning 2> "$T/warn"
 is "$(grep -c 'warning: kplug: function' "$T/warn")" 3 "  three warnings"
-cyc -O2 "$FIX/macros.c" $P-warn=4 $P-severity=warning -Werror 2> /dev/null
-is $? 1 "severity=warning with -Werror: fails"
-cyc -O2 "$FIX/macros.c" $P-warn=4 $P-severity=error 2> "$T/warn"
-is $? 1 "severity=error: fails"
+check_exit 1 "severity=warning with -Werror: fails" cyc -O2 "$FIX/macros.c" $P-warn=4 $P-severity=warning -Werror 2> /dev/null
+check_exit 1 "severity=error: fails" cyc -O2 "$FIX/macros.c" $P-warn=4 $P-severity=error 2> "$T/warn"
 is "$(grep -c 'error: kplug: function' "$T/warn")" 3 "  three errors"
 is "$(cyc -O2 "$FIX/macros.c" $P-warn=5 2>&1)" "" "warn=5: nothing above, silent"
 
 # ---- -fcompare-debug: the second compilation reports nothing ----
-cyc -O2 "$FIX/macros.c" -fcompare-debug 2> "$T/cd.err"
-ok $? "-fcompare-debug compiles"
+check "-fcompare-debug compiles" cyc -O2 "$FIX/macros.c" -fcompare-debug 2> "$T/cd.err"
 is "$(text_m < "$T/cd.err")" "$(cyc -O2 "$FIX/macros.c" 2>&1 | text_m)" \
 	"-fcompare-debug: each function once in the stderr report"
 cyc -O2 "$FIX/macros.c" -fcompare-debug $P-format=jsonl $P-output="$T/cd.jsonl" 2> "$T/cd.err"
@@ -158,7 +148,7 @@ is "$(grep -c 'warning: kplug: function' "$T/cd.err")" 3 "-fcompare-debug: each 
 for bad in format=xml severity=fatal warn=-1 warn=abc exclude-instrumentation=maybe; do
 	out=$(cyc -O2 "$FIX/user2.c" $P-$bad 2>&1); rc=$?
 	ok $(( !(rc != 0 && $(echo "$out" | wc -l) == 1) )) "bad $bad: fails with one line"
-	echo "$out" | grep -q "kplug: .*${bad%%=*}"; ok $? "  the line names the option: $out"
+	check "  the line names the option: $out" grep -q "kplug: .*${bad%%=*}" <<<"$out"
 done
 
 # ---- limit-PASS-KEY applies to a pass that ends up enabled ----
@@ -170,14 +160,17 @@ out=$(kgcc -c -o /dev/null "$FIX/user2.c" -fplugin-arg-kplug-enable=cyc_complexi
 is "$rc:$out" "0:" "a limit on a pass enabled, then disabled: the compile succeeds"
 out=$(cyc -O2 "$FIX/user2.c" $L 2>&1); rc=$?
 ok $(( !(rc != 0 && $(echo "$out" | wc -l) == 1) )) "a limit on the enabled pass, default outside it: fails with one line"
-echo "$out" | grep -q "kplug: default: 'text' for 'cyc_complexity-format' is not allowed"; ok $? "  the line names the value: $out"
+check "  the line names the value: $out" grep -q "kplug: default: 'text' for 'cyc_complexity-format' is not allowed" <<<"$out"
 out=$(cyc -O2 "$FIX/user2.c" $L $P-format=jsonl $P-output="$T/limit.jsonl" 2>&1); rc=$?
 is "$rc:$out" "0:" "a limit on the enabled pass, value inside it: the compile succeeds"
 # ---- a source named caf\xe9.c: the JSON Lines are UTF-8 ----
 cp "$FIX/user2.c" "$T/$(printf 'caf\xe9.c')"
 cyc -O2 -I"$FIX" "$T/$(printf 'caf\xe9.c')" $P-format=jsonl $P-output="$T/latin1.jsonl"
-python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1], "rb").read().decode("utf-8", "strict").splitlines()]' \
-	"$T/latin1.jsonl" 2>/dev/null && [ -s "$T/latin1.jsonl" ]
-ok $? "a source named caf\\xe9.c: the JSON Lines are valid UTF-8 JSON"
+# utf8_jsonl_nonempty FILE: FILE has lines, each strict UTF-8 JSON
+utf8_jsonl_nonempty() {
+	python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1], "rb").read().decode("utf-8", "strict").splitlines()]' \
+		"$1" 2>/dev/null && [ -s "$1" ]
+}
+check "a source named caf\\xe9.c: the JSON Lines are valid UTF-8 JSON" utf8_jsonl_nonempty "$T/latin1.jsonl"
 rm -rf "$T"
 done_testing

@@ -5,7 +5,7 @@ FIX=$TOP/tests/report
 R=$TOP/tools/kplug-report
 T=$(mktemp -d "$OUT/report-tool.XXXXXX")
 [ -x "$R" ] || make -s -C "$TOP" tools/kplug-report
-[ -x "$R" ]; ok $? "make builds tools/kplug-report"
+check "make builds tools/kplug-report" test -x "$R"
 
 # run ARGS...: stdout to $T/out, stderr to $T/err, exit status in $rc
 run() { "$R" "$@" > "$T/out" 2> "$T/err"; rc=$?; }
@@ -15,26 +15,22 @@ col() { awk -v c="$1" 'NR > 1 { printf "%s ", $c }' "$T/out"; }
 run top "$FIX/base.jsonl"
 is "$rc" 0 "top: exit 0 without a gate"
 is "$(col 7)" "b_write probe b_read old_helper x_inline remove " "top: by M, descending"
-grep -q 'x_inline \[header, 2 TUs\]' "$T/out"; ok $? "header inline from 2 TUs counted once"
-grep -q '7 records read, 0 bad lines, 6 functions after de-duplication, 1 at or above 30' "$T/err"
-ok $? "summary on stderr: records, bad lines, functions, over threshold"
+check "header inline from 2 TUs counted once" grep -q 'x_inline \[header, 2 TUs\]' "$T/out"
+check "summary on stderr: records, bad lines, functions, over threshold" grep -q '7 records read, 0 bad lines, 6 functions after de-duplication, 1 at or above 30' "$T/err"
 run top -n 2 "$FIX/base.jsonl"
 is "$(col 7)" "b_write probe " "top -n 2"
 cat "$FIX/base.jsonl" "$FIX/new.jsonl" > "$T/appended.jsonl"
 run top -n 0 "$T/appended.jsonl"
 is "$(col 7)" "b_write new_big probe b_read x_inline remove new_small " \
 	"appended rebuild: the last run of a TU replaces its earlier records"
-grep -q 'x_inline \[header, 2 TUs\]' "$T/out"; ok $? "  and header inlines still count their TUs"
+check "  and header inlines still count their TUs" grep -q 'x_inline \[header, 2 TUs\]' "$T/out"
 run top --format=json -n 0 "$FIX/base.jsonl"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d) == 6 and d[0]["function"] == "b_write" and d[0]["macros"] == {"min": 6, "WARN_ON": 4} and d[4]["tus"] == 2' "$T/out"
-ok $? "top --format=json"
+check "top --format=json" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d) == 6 and d[0]["function"] == "b_write" and d[0]["macros"] == {"min": 6, "WARN_ON": 4} and d[4]["tus"] == 2' "$T/out"
 run top --format=csv -n 0 "$FIX/base.jsonl"
-python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); assert len(r) == 6 and r[0]["M"] == "40" and r[0]["noreturn"] == "-1" and r[1]["file"] == "drivers/net/a.c"' "$T/out"
-ok $? "top --format=csv"
+check "top --format=csv" python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); assert len(r) == 6 and r[0]["M"] == "40" and r[0]["noreturn"] == "-1" and r[1]["file"] == "drivers/net/a.c"' "$T/out"
 run top --format=checkstyle --threshold 20 "$FIX/base.jsonl"
 is "$rc" 1 "checkstyle --threshold 20: gate breached"
-python3 -c 'import sys, xml.etree.ElementTree as E; r=E.parse(sys.argv[1]).getroot(); e=r.findall("file/error"); assert r.tag == "checkstyle" and len(e) == 2 and e[0].get("line") == "10" and "probe" in e[0].get("message")' "$T/out"
-ok $? "checkstyle XML: the functions at or above the threshold"
+check "checkstyle XML: the functions at or above the threshold" python3 -c 'import sys, xml.etree.ElementTree as E; r=E.parse(sys.argv[1]).getroot(); e=r.findall("file/error"); assert r.tag == "checkstyle" and len(e) == 2 and e[0].get("line") == "10" and "probe" in e[0].get("message")' "$T/out"
 
 # ---- gate ----
 run top --threshold 41 "$FIX/base.jsonl"; is "$rc" 0 "--threshold 41: fine (exit 0)"
@@ -43,7 +39,7 @@ run top --threshold 40 "$FIX/base.jsonl"; is "$rc" 1 "--threshold 40: breached (
 # ---- sarif ----
 run sarif --threshold 12 "$FIX/base.jsonl"
 is "$rc" 1 "sarif --threshold 12: gate breached"
-python3 - "$T/out" <<'EOF'
+check "SARIF 2.1.0: rules, results at function locations, FNV-1a fingerprint of file:function" python3 - "$T/out" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["version"] == "2.1.0"
@@ -63,12 +59,11 @@ for c in b"drivers/net/a.c:probe":
     h = ((h ^ c) * 1099511628211) % 2**64
 assert r["partialFingerprints"]["kplugFunction/v1"] == "%016x" % h
 EOF
-ok $? "SARIF 2.1.0: rules, results at function locations, FNV-1a fingerprint of file:function"
 fps() { "$R" sarif --threshold 20 "$1" 2>/dev/null | python3 -c 'import json,sys; print(sorted((r["locations"][0]["logicalLocations"][0]["name"], r["partialFingerprints"]["kplugFunction/v1"]) for r in json.load(sys.stdin)["runs"][0]["results"] if r["locations"][0]["logicalLocations"][0]["name"] == "probe"))'; }
 is "$(fps "$FIX/new.jsonl")" "$(fps "$FIX/base.jsonl")" "fingerprint survives the line shift of probe (10 -> 14)"
 sed 's#"drivers/#"/home/u/linux/drivers/#' "$FIX/base.jsonl" > "$T/abs.jsonl"
 run sarif --threshold 20 --root /home/u/linux/ "$T/abs.jsonl"
-grep -q '"uri": "drivers/net/a.c"' "$T/out"; ok $? "--root makes absolute paths relative"
+check "--root makes absolute paths relative" grep -q '"uri": "drivers/net/a.c"' "$T/out"
 
 # ---- dirs ----
 for i in $(seq 1 20); do
@@ -80,8 +75,7 @@ is "$(cat "$T/out")" "directory,count,max,p95,mean,over_18
 fs/ext4,1,50,50,50.00,1
 lib,20,20,19,10.50,3" "dirs: count, max, p95 (nearest rank), mean, count over threshold"
 run dirs --depth 1 --format=json "$T/dirs.jsonl"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [x["directory"] for x in d] == ["fs", "lib"]' "$T/out"
-ok $? "dirs --depth 1 --format=json"
+check "dirs --depth 1 --format=json" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [x["directory"] for x in d] == ["fs", "lib"]' "$T/out"
 
 # ---- macros ----
 run macros "$FIX/base.jsonl"
@@ -94,20 +88,18 @@ is "$rc" 2 "macros on records without a decomposition: tool error"
 run hist --svg "$T/h.svg" "$T/dirs.jsonl"
 is "$(awk '{ print $1 "=" $2 }' "$T/out" | tr '\n' ' ')" "1=1 2=1 3-4=2 5-8=4 9-16=8 17-32=4 33-64=1 " \
 	"hist: log2 buckets"
-python3 -c 'import sys, xml.etree.ElementTree as E; r=E.parse(sys.argv[1]).getroot(); n=r.findall("{http://www.w3.org/2000/svg}rect"); assert r.tag.endswith("svg") and len(n) == 7' "$T/h.svg"
-ok $? "hist --svg: an SVG with one bar per bucket"
+check "hist --svg: an SVG with one bar per bucket" python3 -c 'import sys, xml.etree.ElementTree as E; r=E.parse(sys.argv[1]).getroot(); n=r.findall("{http://www.w3.org/2000/svg}rect"); assert r.tag.endswith("svg") and len(n) == 7' "$T/h.svg"
 
 # ---- diff ----
 run diff "$FIX/base.jsonl" "$FIX/new.jsonl"
 is "$rc" 0 "diff without a gate: exit 0"
 is "$(awk '$1 == "new" || $1 == "grown" { print $1, $NF }' "$T/out" | tr '\n' ';')" \
 	"new new_big;grown probe;" "diff: the new function over the threshold and the grown one"
-grep -q '^# 1 new at or above 30, 1 grown, 0 shrunk, 3 removed' "$T/out"; ok $? "diff summary"
+check "diff summary" grep -q '^# 1 new at or above 30, 1 grown, 0 shrunk, 3 removed' "$T/out"
 run diff --threshold 31 "$FIX/base.jsonl" "$FIX/new.jsonl"; is "$rc" 1 "diff --threshold 31: breached"
 run diff --threshold 34 "$FIX/base.jsonl" "$FIX/new.jsonl"; is "$rc" 0 "diff --threshold 34: fine"
 run diff --format=sarif "$FIX/base.jsonl" "$FIX/new.jsonl"
-python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]["results"]; assert [x["ruleIndex"] for x in r] == [0, 1] and r[1]["properties"]["baselineM"] == 25' "$T/out"
-ok $? "diff --format=sarif: a rule per metric (complexity, growth)"
+check "diff --format=sarif: a rule per metric (complexity, growth)" python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]["results"]; assert [x["ruleIndex"] for x in r] == [0, 1] and r[1]["properties"]["baselineM"] == 25' "$T/out"
 run diff "$FIX/base.jsonl"; is "$rc" 2 "diff with one input: tool error"
 
 # ---- inputs: directories, stdin, text lines ----
@@ -126,15 +118,15 @@ is "$(grep -c '^kplug-report: .*bad.jsonl:[0-9]*: bad record: ' "$T/err")" 10 "e
 for l in "2: bad record: parts do not sum to M" "3: bad record: truncated string" "4: bad record: empty line" \
 	"5: bad record: expected an integer, got a string" "7: bad record: garbage after the record" \
 	"11: bad record: expected an integer" "12: bad record: no \"M\"" "13: bad record: truncated record"; do
-	grep -q "bad.jsonl:$l\$" "$T/err"; ok $? "reported: line $l"
+	check "reported: line $l" grep -q "bad.jsonl:$l\$" "$T/err"
 done
 run top --strict "$FIX/bad.jsonl"; is "$rc" 2 "--strict: bad lines are a tool error"
 run top "$FIX/base.jsonl" "$T/missing.jsonl"
 is "$rc/$(grep -c . "$T/out")" "2/7" "missing file: exit 2, the rest still processed"
-grep -q "^kplug-report: $T/missing.jsonl: No such file or directory\$" "$T/err"; ok $? "  one line naming it"
+check "  one line naming it" grep -q "^kplug-report: $T/missing.jsonl: No such file or directory\$" "$T/err"
 : > "$T/empty.jsonl"
 run top "$T/empty.jsonl"; is "$rc" 2 "empty input: tool error"
-grep -q "^kplug-report: no records in $T/empty.jsonl" "$T/err"; ok $? "  reported"
+check "  reported" grep -q "^kplug-report: no records in $T/empty.jsonl" "$T/err"
 head -c 300 "$FIX/base.jsonl" > "$T/torn.jsonl"
 run top "$T/torn.jsonl"; is "$rc/$(grep -c 'torn.jsonl:2: bad record' "$T/err")" "0/1" "a torn last line"
 for args in "bogus x" "top" "--format=xml top x" "--threshold=0 top x" "-n -1 top x" \
@@ -162,8 +154,7 @@ for f in macros user2 sanitize; do
 done
 run top -n 0 --root "$FIX" "$T/plugin.jsonl"
 is "$rc/$(grep -c . "$T/out")" "0/11" "plugin report: 11 records, 10 functions after de-duplication"
-grep -q '^ *3 *2 *0 *0 *0  report.h:13 *clamp_hdr \[header, 2 TUs\]$' "$T/out"
-ok $? "clamp_hdr from two TUs once"
-grep -q 'macro_only (macros: WARN_ONISH 1, PICK 1)$' "$T/out"; ok $? "macro names shown"
+check "clamp_hdr from two TUs once" grep -q '^ *3 *2 *0 *0 *0  report.h:13 *clamp_hdr \[header, 2 TUs\]$' "$T/out"
+check "macro names shown" grep -q 'macro_only (macros: WARN_ONISH 1, PICK 1)$' "$T/out"
 rm -rf "$T"
 done_testing

@@ -16,12 +16,12 @@ R=$TOP/tools/kplug-report
 rm -rf "$T" && mkdir -p "$T"
 [ -x "$R" ] || make -s -C "$TOP" tools/kplug-report
 
-kt_seed_build
-ok $? "6.1 x86_64 tinyconfig with the 2016 plugin and kplug ($( ((KT_REUSED)) && echo cached || echo "built in ${KT_SECONDS}s"))"
+check "6.1 x86_64 tinyconfig with the 2016 plugin and kplug" kt_seed_build
 cp "$SEED_B/report.jsonl" "$T/report.jsonl"
 grep -a '^Cyclomatic Complexity ' "$SEED_B/stderr" >"$T/report.txt"
-[ -s "$T/report.jsonl" ] && [ -s "$T/report.txt" ]
-ok $? "the -j2 JSON Lines report and the 2016 plugin's lines are there"
+# nonempty FILE...: every FILE is there with something in it
+nonempty() { local f; for f; do [ -s "$f" ] || return 1; done; }
+check "the -j2 JSON Lines report and the 2016 plugin's lines are there" nonempty "$T/report.jsonl" "$T/report.txt"
 
 # Every line parses, has the fields, and its parts sum to M.
 python3 - "$T/report.jsonl" "$T/report.txt" > "$T/check.out" 2>&1 <<'EOF'
@@ -57,15 +57,13 @@ is "$(grep -c '"inline_header":true' "$T/report.jsonl" | awk '{print ($1 > 0)}')
 	"header inlines are flagged"
 
 # kplug-report on the real report
-"$R" top -n 10 "$T/report.jsonl" > "$T/top10" 2>"$T/top10.err"
-ok $? "kplug-report top -n 10"
+check "kplug-report top -n 10" "$R" top -n 10 "$T/report.jsonl" > "$T/top10" 2>"$T/top10.err"
 is "$(wc -l < "$T/top10")" 11 "top-10: a header and ten rows"
 diag "$(cat "$T/top10")" "$(cat "$T/top10.err")"
 nfun=$(sed -n 's/.* \([0-9]*\) functions after de-duplication.*/\1/p' "$T/top10.err")
 ok $((nfun >= nrec || nfun == 0)) "de-duplication: $nfun functions from $nrec records"
-"$R" sarif --threshold 20 --root "$SEED_SRC" "$T/report.jsonl" > "$T/report.sarif" 2>/dev/null
-is $? 1 "sarif --threshold 20: gate breached (exit 1)"
-python3 - "$T/report.sarif" > "$T/sarif.out" 2>&1 <<'EOF'
+check_exit 1 "sarif --threshold 20: gate breached (exit 1)" "$R" sarif --threshold 20 --root "$SEED_SRC" "$T/report.jsonl" > "$T/report.sarif" 2>/dev/null
+check "SARIF 2.1.0: required properties, rules, locations, fingerprints" python3 - "$T/report.sarif" > "$T/sarif.out" 2>&1 <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["version"] == "2.1.0" and d["$schema"].endswith("/sarif-schema-2.1.0.json")
@@ -89,7 +87,6 @@ for res in run["results"]:
     assert res["properties"]["M"] >= 20
 print("results", len(run["results"]), "fingerprints", len(fps))
 EOF
-ok $? "SARIF 2.1.0: required properties, rules, locations, fingerprints"
 diag "$(tail -3 "$T/sarif.out")"
 
 # Baseline diff after changing one kernel function: lib/cmdline.c's
@@ -104,37 +101,36 @@ sed -e '1i /* kplug-report test: every line moves down */' \
 	"$SEED_SRC/lib/cmdline.c" >"$f"
 is "$(diff "$SEED_SRC/lib/cmdline.c" "$f" | grep -c '^>')" 5 "lib/cmdline.c copy: a comment and four lines added"
 cmd=$(sed -n '1s/^[a-z_]*cmd_lib\/cmdline\.o := //p' "$SEED_B/obj/lib/.cmdline.o.cmd")
-grep -q -- "-fplugin-arg-kplug-cyc_complexity-output=$SEED_B/report.jsonl .*$SEED_SRC/lib/cmdline.c" <<<"$cmd"
-ok $? "the recorded command line of lib/cmdline.o"
+check "the recorded command line of lib/cmdline.o" grep -q -- "-fplugin-arg-kplug-cyc_complexity-output=$SEED_B/report.jsonl .*$SEED_SRC/lib/cmdline.c" <<<"$cmd"
 cmd=${cmd//"$SEED_B/report.jsonl"/"$T/rebuild.raw"}
 cmd=${cmd//"$SEED_SRC/lib/cmdline.c"/"$f"}
 cmd=${cmd//" -o lib/cmdline.o "/" -o $T/cmdline.o "}
 cmd=${cmd//"-Wp,-MMD,lib/.cmdline.o.d"/"-Wp,-MMD,$T/cmdline.o.d"}
-(cd "$SEED_B/obj" && eval "$cmd") >"$T/build3.log" 2>&1 && [ -s "$T/cmdline.o" ]
-ok $? "the changed lib/cmdline.c compiled with its kernel command line"
+# cmdline_rebuilt: $cmd, run where kbuild ran it, wrote $T/cmdline.o
+cmdline_rebuilt() { (cd "$SEED_B/obj" && eval "$cmd") >"$T/build3.log" 2>&1 && [ -s "$T/cmdline.o" ]; }
+check "the changed lib/cmdline.c compiled with its kernel command line" cmdline_rebuilt
 sed "s#$T/src/#$SEED_SRC/#g" "$T/rebuild.raw" >"$T/rebuild.jsonl"
 tu="\"tu\":\"$SEED_SRC/lib/cmdline.c\""	# not arch/x86/lib/cmdline.c
-[ "$(grep -c "$tu" "$T/report.jsonl")" -gt 3 ]
-ok $? "the build reported $(grep -c "$tu" "$T/report.jsonl") functions of lib/cmdline.c"
+check "the build reported $(grep -c "$tu" "$T/report.jsonl") functions of lib/cmdline.c" \
+	test "$(grep -c "$tu" "$T/report.jsonl")" -gt 3
 is "$(grep -c "$tu" "$T/rebuild.jsonl")" "$(grep -c "$tu" "$T/report.jsonl")" \
 	"the rebuild reported as many functions for lib/cmdline.c"
 cat "$T/report.jsonl" "$T/rebuild.jsonl" > "$T/new.jsonl"
-"$R" diff "$T/report.jsonl" "$T/new.jsonl" > "$T/diff" 2>&1
-ok $? "diff BASE NEW without a gate: exit 0"
+check "diff BASE NEW without a gate: exit 0" "$R" diff "$T/report.jsonl" "$T/new.jsonl" > "$T/diff" 2>&1
 diag "$(cat "$T/diff")"
 is "$(grep -c '^grown' "$T/diff")" 1 "one grown function"
 is "$(awk '$1 == "grown" { print $NF, $4 }' "$T/diff")" "get_option +2" "get_option grew by 2"
 is "$(grep -c '^new' "$T/diff")" 0 "no new function"
 newm=$(awk '$1 == "grown" { print $3 }' "$T/diff")
-"$R" diff --threshold "$newm" "$T/report.jsonl" "$T/new.jsonl" >/dev/null 2>&1
-is $? 1 "diff --threshold $newm: gate breached"
-"$R" diff --threshold 1000 "$T/report.jsonl" "$T/new.jsonl" >/dev/null 2>&1
-is $? 0 "diff --threshold 1000: fine"
+check_exit 1 "diff --threshold $newm: gate breached" "$R" diff --threshold "$newm" "$T/report.jsonl" "$T/new.jsonl" >/dev/null 2>&1
+check_exit 0 "diff --threshold 1000: fine" "$R" diff --threshold 1000 "$T/report.jsonl" "$T/new.jsonl" >/dev/null 2>&1
 fp() { "$R" top -n 0 --format=sarif --threshold 1 --root "$SEED_SRC" "$1" 2>/dev/null |
 	python3 -c 'import json,sys; [print(r["partialFingerprints"]["kplugFunction/v1"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in json.load(sys.stdin)["runs"][0]["results"] if r["locations"][0]["logicalLocations"][0]["name"] == "get_option"]'; }
 read -r fp1 l1 < <(fp "$T/report.jsonl")
 read -r fp2 l2 < <(fp "$T/new.jsonl")
 ok $(( l2 != l1 + 1 )) "get_option moved from line $l1 to $l2"
-ok $([ -n "$fp1" ] && [ "$fp2" = "$fp1" ]; echo $?) "its SARIF fingerprint did not change ($fp1)"
+# fingerprint_kept FP1 FP2: FP1 is a fingerprint and FP2 the same
+fingerprint_kept() { [ -n "$1" ] && [ "$2" = "$1" ]; }
+check "its SARIF fingerprint did not change ($fp1)" fingerprint_kept "$fp1" "$fp2"
 rm -rf "$T/src"
 done_testing

@@ -14,14 +14,16 @@ SRCS=("$TOP"/tools/report/*.c "$TOP/config/kplug-json.c")
 
 # ---- -pthread ----
 make -s -C "$TOP" -n -B tools/kplug-report > "$T/make.log" 2>&1
-grep -q -- ' -pthread .*-o tools/kplug-report' "$T/make.log"; ok $? "tools/kplug-report is linked with -pthread"
-gcc -c -I"$TOP" -o "$T/input.o" "$TOP/tools/report/input.c" 2> "$T/err"
-[ $? -ne 0 ] && grep -q 'build kplug-report with -pthread' "$T/err"
-ok $? "the reader (pthread_create) refuses to build without -pthread"
+check "tools/kplug-report is linked with -pthread" grep -q -- ' -pthread .*-o tools/kplug-report' "$T/make.log"
+# refused_without_pthread: the reader's compile without -pthread fails, saying why
+refused_without_pthread() {
+	! gcc -c -I"$TOP" -o "$T/input.o" "$TOP/tools/report/input.c" 2> "$T/err" &&
+		grep -q 'build kplug-report with -pthread' "$T/err"
+}
+check "the reader (pthread_create) refuses to build without -pthread" refused_without_pthread
 
 # ---- dirs: 3,000 directories, under ASan ----
-gcc -O1 -g -fsanitize=address -fno-omit-frame-pointer -pthread -I"$TOP" -o "$T/asan" "${SRCS[@]}" -lm
-ok $? "an ASan build of kplug-report"
+check "an ASan build of kplug-report" gcc -O1 -g -fsanitize=address -fno-omit-frame-pointer -pthread -I"$TOP" -o "$T/asan" "${SRCS[@]}" -lm
 awk 'BEGIN { for (i = 0; i < 3000; i++)
 	printf "{\"file\":\"dir%d/sub/f.c\",\"line\":1,\"function\":\"f%d\",\"M\":%d}\n", i, i, 1 + i % 50 }' > "$T/dirs.jsonl"
 ASAN_OPTIONS=detect_leaks=1 run "$T/asan" dirs -n 0 "$T/dirs.jsonl"
@@ -51,16 +53,14 @@ run "$R" top -n 0 "$T/big.jsonl"
 is "$rc/$(awk 'NR > 1 { printf "%s=%s ", $NF, $1 }' "$T/out")" "0/max=2147483647 ok=5 " \
 	"JSON: M = 2147483647 carried exactly; values beyond int32 are not read as wrapped numbers"
 for l in 1 3 4 5; do
-	grep -q "^kplug-report: $T/big.jsonl:$l: bad record: integer out of range\$" "$T/err"
-	ok $? "  big.jsonl:$l: 'integer out of range' names the line"
+	check "  big.jsonl:$l: 'integer out of range' names the line" grep -q "^kplug-report: $T/big.jsonl:$l: bad record: integer out of range\$" "$T/err"
 done
 run "$R" top --strict "$T/big.jsonl"; is "$rc" 2 "  --strict: a tool error"
 printf 'Cyclomatic Complexity 4000000000 a.c:big\nCyclomatic Complexity 2147483648 a.c:over\nCyclomatic Complexity 2147483647 a.c:max\nCyclomatic Complexity 99999999999999999999 a.c:huge\n' > "$T/big.txt"
 run "$R" top -n 0 "$T/big.txt"
 is "$rc/$(awk 'NR > 1 { printf "%s=%s ", $NF, $1 }' "$T/out")" "0/max=2147483647 " "text: M = 2147483647 exact, larger ones not wrapped"
 for l in 1 2 4; do
-	grep -q "^kplug-report: $T/big.txt:$l: bad record: M out of range\$" "$T/err"
-	ok $? "  big.txt:$l: 'M out of range' names the line"
+	check "  big.txt:$l: 'M out of range' names the line" grep -q "^kplug-report: $T/big.txt:$l: bad record: M out of range\$" "$T/err"
 done
 
 # ---- extreme M in comparisons (overflowing subtraction sorted them wrongly) ----
@@ -78,26 +78,23 @@ long=$(printf 'd%.0s' $(seq 1 5000))
 fn=$(printf 'f%.0s' $(seq 1 700))
 printf '{"file":"%s/a.c","line":12345,"function":"%s","M":40}\n' "$long" "$fn" > "$T/long.jsonl"
 run "$R" top "$T/long.jsonl"
-grep -q "^   40     -     -     -     -  $long/a.c:12345 $fn\$" "$T/out"; ok $? "top: a 5,000-byte location printed whole"
+check "top: a 5,000-byte location printed whole" grep -q "^   40     -     -     -     -  $long/a.c:12345 $fn\$" "$T/out"
 run "$R" sarif --threshold 30 "$T/long.jsonl"
-python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["runs"][0]["results"][0]["message"]["text"]; assert m == "function %r has cyclomatic complexity 40 (threshold 30)" % sys.argv[2], m' "$T/out" "$fn"
-ok $? "sarif: a message with a 700-byte function name whole"
+check "sarif: a message with a 700-byte function name whole" python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["runs"][0]["results"][0]["message"]["text"]; assert m == "function %r has cyclomatic complexity 40 (threshold 30)" % sys.argv[2], m' "$T/out" "$fn"
 run "$R" top --format=checkstyle --threshold 30 "$T/long.jsonl"
-grep -q "message=\"function &apos;$fn&apos; has cyclomatic complexity 40 (threshold 30)\"" "$T/out"; ok $? "checkstyle: the same message whole"
+check "checkstyle: the same message whole" grep -q "message=\"function &apos;$fn&apos; has cyclomatic complexity 40 (threshold 30)\"" "$T/out"
 { j 1 other 1; } > "$T/empty-base.jsonl"
 run "$R" diff "$T/empty-base.jsonl" "$T/long.jsonl"
-grep -q "^new         -    40         $long/a.c:12345 $fn\$" "$T/out"; ok $? "diff: a 5,000-byte location printed whole"
+check "diff: a 5,000-byte location printed whole" grep -q "^new         -    40         $long/a.c:12345 $fn\$" "$T/out"
 awk 'BEGIN { printf "{\"file\":\"a.c\",\"line\":1,\"function\":\"many\",\"M\":1,\"macros\":{"
 	for (i = 0; i < 70000; i++) printf "%s\"M%d\":1", i ? "," : "", i; print "}}" }' > "$T/many.jsonl"
 run "$R" top --format=json "$T/many.jsonl"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d[0]["macros"]) == 70000, len(d[0]["macros"])' "$T/out"
-ok $? "a record with 70,000 macros keeps every one (no 65,535 cap)"
+check "a record with 70,000 macros keeps every one (no 65,535 cap)" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d[0]["macros"]) == 70000, len(d[0]["macros"])' "$T/out"
 # ---- the JSON escaper shared with the plugin (config/kplug-json.c) ----
 printf '%s\n' '{"file":"d\u0001\u001f/\"q\\.c","line":1,"function":"f\t\u00e9\ud83d\ude00\u007f","M":3}' > "$T/esc.jsonl"
 run "$R" top --format=json "$T/esc.jsonl"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))[0]; assert d["file"] == "d\x01\x1f/\"q\\.c" and d["function"] == "f\t\u00e9\U0001F600\x7f", d' "$T/out"
-ok $? "top --format=json: control characters, quotes, backslashes and UTF-8 round-trip"
-grep -q '"file":"d\\u0001\\u001f/\\"q\\\\.c"' "$T/out"; ok $? "  written as \\u0001, \\u001f, \\\", \\\\"
+check "top --format=json: control characters, quotes, backslashes and UTF-8 round-trip" python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))[0]; assert d["file"] == "d\x01\x1f/\"q\\.c" and d["function"] == "f\t\u00e9\U0001F600\x7f", d' "$T/out"
+check "  written as \\u0001, \\u001f, \\\", \\\\" grep -q '"file":"d\\u0001\\u001f/\\"q\\\\.c"' "$T/out"
 # ---- duplicate keys and negative M are bad records (issue 22, item 6) ----
 { echo '{"file":"a.c","line":1,"function":"dupm","M":40,"M":2}'
   echo '{"file":"a.c","line":2,"function":"neg","M":-5}'
@@ -110,7 +107,7 @@ is "$rc/$(awk 'NR > 1 { printf "%s=%s ", $NF, $1 }' "$T/out")" "0/good=0 " \
 	"duplicate keys and negative M: only the good record is listed"
 for l in "1: bad record: duplicate key" "2: bad record: negative M" "3: bad record: duplicate key" \
 	"4: bad record: duplicate key" "5: bad record: duplicate key"; do
-	grep -qF "kplug-report: $T/dup.jsonl:$l" "$T/err"; ok $? "  dup.jsonl:$l"
+	check "  dup.jsonl:$l" grep -qF "kplug-report: $T/dup.jsonl:$l" "$T/err"
 done
 run "$R" hist "$T/dup.jsonl"
 ok $(( $(grep -c -- '-5\|-1' "$T/out") != 0 )) "  hist counts no negative M"
@@ -119,9 +116,9 @@ run "$R" top --strict "$T/dup.jsonl"; is "$rc" 2 "  --strict: a tool error"
 utf8_json() { python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))' "$1" 2>/dev/null; }
 printf '{"file":"caf\xe9.c","line":1,"function":"f\xc3\xa9\xed\xa0\x80\xf8","M":40}\n' > "$T/latin1.jsonl"
 run "$R" sarif "$T/latin1.jsonl"; cp "$T/out" "$T/l.sarif"
-utf8_json "$T/l.sarif"; ok $? "sarif of a record with bytes that are not UTF-8: valid UTF-8 JSON"
-grep -qF "$(printf 'caf\xef\xbf\xbd.c')" "$T/l.sarif"; ok $? "  each such byte is U+FFFD, valid UTF-8 (é) is kept"
+check "sarif of a record with bytes that are not UTF-8: valid UTF-8 JSON" utf8_json "$T/l.sarif"
+check "  each such byte is U+FFFD, valid UTF-8 (é) is kept" grep -qF "$(printf 'caf\xef\xbf\xbd.c')" "$T/l.sarif"
 run "$R" top --format=json "$T/latin1.jsonl"; cp "$T/out" "$T/l.json"
-utf8_json "$T/l.json"; ok $? "top --format=json of the same: valid UTF-8 JSON"
+check "top --format=json of the same: valid UTF-8 JSON" utf8_json "$T/l.json"
 rm -rf "$T"
 done_testing

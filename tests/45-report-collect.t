@@ -6,11 +6,9 @@
 T=$(mktemp -d "$OUT/collect.XXXXXX")
 R=$TOP/tools/report
 SRCS=("$R"/*.c "$TOP/config/kplug-json.c")
-gcc -O2 -Wall -Wextra -Werror -pthread -I"$TOP" -o "$T/kplug-report" "${SRCS[@]}" -lm
-ok $? "kplug-report builds without warnings"
-gcc -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -pthread -I"$TOP" \
+check "kplug-report builds without warnings" gcc -O2 -Wall -Wextra -Werror -pthread -I"$TOP" -o "$T/kplug-report" "${SRCS[@]}" -lm
+check "kplug-report builds with ASan and UBSan" gcc -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -pthread -I"$TOP" \
 	-o "$T/kplug-report-asan" "${SRCS[@]}" -lm
-ok $? "kplug-report builds with ASan and UBSan"
 C() { "$T/kplug-report" collect "$@"; }
 CA() { "$T/kplug-report-asan" collect "$@"; }
 
@@ -22,21 +20,30 @@ cp "$TOP/tests/fixtures/sample.h" "$T/b/lib/"
 cp "$TOP/tests/sancov/lists.c" "$T/b/mods/m.c"
 EMB="-fplugin-arg-kplug-enable=cyc_complexity -fplugin-arg-kplug-cyc_complexity-embed=on"
 JSONL="-fplugin-arg-kplug-cyc_complexity-format=jsonl -fplugin-arg-kplug-cyc_complexity-output=$T/report.jsonl"
-(cd "$T/b" && for f in drivers/net/sample.c lib/other.c mods/m.c; do
-	kgcc -O2 -c "$f" -o "${f%.c}.o" $EMB $JSONL || exit 1
-done); ok $? "three units compile with embed=on and a jsonl report"
+# compile_units: the three units of $T/b compile with embed=on and a jsonl report
+compile_units() {
+	(cd "$T/b" && for f in drivers/net/sample.c lib/other.c mods/m.c; do
+		kgcc -O2 -c "$f" -o "${f%.c}.o" $EMB $JSONL || exit 1
+	done)
+}
+check "three units compile with embed=on and a jsonl report" compile_units
 is "$(cd "$T/b" && kgcc -O2 -c lib/other.c -o "$T/quiet.o" $EMB 2>&1)" "" \
 	"embed=on without output=: the compile prints nothing"
 n=$(wc -l < "$T/report.jsonl")
-[ "$n" -ge 15 ]; ok $? "the jsonl report has $n records"
+check "the jsonl report has $n records" test "$n" -ge 15
 
 # an archive, a thin archive elsewhere, a module made with ld -r -T
 printf 'SECTIONS {\n .text : { *(.text .text.*) }\n .data : { *(.data .data.*) }\n}\n' > "$T/module.lds"
-(cd "$T/b" && ar rcs lib/lib.a lib/other.o && ar rcsT drivers/built-in.a drivers/net/sample.o &&
-	ld -r -T "$T/module.lds" mods/m.o -o mods/m.ko && ld -r --whole-archive drivers/built-in.a \
-	lib/lib.a mods/m.o -o vmlinux.o); ok $? "archives, thin archive, ld -r -T module and vmlinux.o"
-readelf -SW "$T/b/mods/m.ko" | grep -q '\.kplug\.cyc .* E '
-ok $? "ld -r -T (a .ko) keeps .kplug.cyc with SHF_EXCLUDE"
+# link_units: archives, a thin archive, a module (ld -r -T) and vmlinux.o of $T/b
+link_units() {
+	(cd "$T/b" && ar rcs lib/lib.a lib/other.o && ar rcsT drivers/built-in.a drivers/net/sample.o &&
+		ld -r -T "$T/module.lds" mods/m.o -o mods/m.ko && ld -r --whole-archive drivers/built-in.a \
+		lib/lib.a mods/m.o -o vmlinux.o)
+}
+check "archives, thin archive, ld -r -T module and vmlinux.o" link_units
+# excluded_section OBJ: OBJ has .kplug.cyc, flagged SHF_EXCLUDE
+excluded_section() { readelf -SW "$1" | grep -q '\.kplug\.cyc .* E '; }
+check "ld -r -T (a .ko) keeps .kplug.cyc with SHF_EXCLUDE" excluded_section "$T/b/mods/m.ko"
 
 is "$(C "$T/b" | sort | md5sum)" "$(sort "$T/report.jsonl" | md5sum)" \
 	"collect DIR: the records of the jsonl report, each once"
@@ -82,8 +89,10 @@ alloc() {	# alloc OBJ: name and bytes of every allocated section
 	done
 }
 a1=$(alloc "$T/plain.o"); a2=$(alloc "$T/b/drivers/net/sample.o")
-[ -n "$a1" ] && [ "$a1" = "$a2" ]
-ok $? "allocated sections byte-identical with and without embed ($(echo "$a1" | wc -l) sections)"
+# equal_nonempty A B: A is not empty and B the same
+equal_nonempty() { [ -n "$1" ] && [ "$2" = "$1" ]; }
+check "allocated sections byte-identical with and without embed ($(echo "$a1" | wc -l) sections)" \
+	equal_nonempty "$a1" "$a2"
 objdump -dr "$T/plain.o" 2>/dev/null | tail -n +3 > "$T/plain.dis"
 objdump -dr "$T/b/drivers/net/sample.o" 2>/dev/null | tail -n +3 > "$T/embed.dis"
 same_nonempty "$T/plain.dis" "$T/embed.dis" "same code and relocations with and without embed"
@@ -91,9 +100,15 @@ same_nonempty "$T/plain.dis" "$T/embed.dis" "same code and relocations with and 
 # a final link drops the section, without an orphan warning
 printf 'void panic(const char *s) { for (;;); }\nint main(void) { return 0; }\n' > "$T/main.c"
 (cd "$T/b" && kgcc -O2 -c "$T/main.c" -o main.o $EMB)
-out=$(gcc -o "$T/exe" "$T/b/main.o" "$T/b/drivers/net/sample.o" 2>&1)
-[ $? -eq 0 ] && [ -z "$out" ] && ! readelf -SW "$T/exe" | grep -q kplug
-ok $? "gcc links an executable: no .kplug.cyc, no message"
+# silent_link_drops EXE CMD...: CMD links EXE without a word (what it
+# said is left in out), and EXE has no kplug section
+silent_link_drops() {
+	local exe=$1
+	shift
+	out=$("$@" 2>&1) && [ -z "$out" ] && ! readelf -SW "$exe" | grep -q kplug
+}
+check "gcc links an executable: no .kplug.cyc, no message" \
+	silent_link_drops "$T/exe" gcc -o "$T/exe" "$T/b/main.o" "$T/b/drivers/net/sample.o"
 cat > "$T/final.lds" <<'EOF'
 ENTRY(main)
 SECTIONS {
@@ -109,25 +124,28 @@ SECTIONS {
 }
 EOF
 final() { ld --orphan-handling=warn --no-warn-rwx-segments -T "$T/final.lds" -o "$T/final" "$@" 2>&1; }
-out=$(final "$T/b/main.o" "$T/b/vmlinux.o")
-[ $? -eq 0 ] && [ -z "$out" ] && ! readelf -SW "$T/final" | grep -q kplug
-ok $? "ld -T --orphan-handling=warn: section dropped, no warning"
+check "ld -T --orphan-handling=warn: section dropped, no warning" \
+	silent_link_drops "$T/final" final "$T/b/main.o" "$T/b/vmlinux.o"
 [ -z "$out" ] || diag "$out"
 # the check sees an orphan: the same records in an allocated section warn
 printf '.section .kplug.cyc,"a"\n.ascii "{}\\n"\n' | as -o "$T/alloc.o"
-final "$T/b/main.o" "$T/alloc.o" | grep -q "orphan section \`.kplug.cyc'"
-ok $? "(an allocated .kplug.cyc would be an orphan: the check can fail)"
+# warns_orphan OBJ...: the final link of OBJ... warns that .kplug.cyc is an orphan
+warns_orphan() { final "$@" | grep -q "orphan section \`.kplug.cyc'"; }
+check "(an allocated .kplug.cyc would be an orphan: the check can fail)" warns_orphan "$T/b/main.o" "$T/alloc.o"
 
 # bad input: one error naming the file, never a crash
 C "$T/b/main.o" > /dev/null 2> "$T/err"; rc=$?
 is "$rc:$(cat "$T/err")" "0:" "object with records: exit 0, silent"
 echo 'int x;' > "$T/none.c" && gcc -c "$T/none.c" -o "$T/none.o"
 C "$T/none.o" > /dev/null 2> "$T/err"; rc=$?
-[ $rc -eq 2 ] && grep -q 'no .kplug.cyc records' "$T/err"; ok $? "no record at all: exit 2 and says why"
+# says_no_records RC: RC is 2, and $T/err says there was no record
+says_no_records() { [ "$1" -eq 2 ] && grep -q 'no .kplug.cyc records' "$T/err"; }
+check "no record at all: exit 2 and says why" says_no_records "$rc"
 echo junk > "$T/junk.o"
 out=$(C "$T/junk.o" "$T/b" 2>&1 >/dev/null); rc=$?
-[ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" = 1 ] && echo "$out" | grep -q "junk.o: neither an ELF"
-ok $? "a junk .o: one error naming it, exit 2"
+# one_error_naming RC OUT PATTERN: RC is 2 and OUT one line, matching PATTERN
+one_error_naming() { [ "$1" -eq 2 ] && [ "$(echo "$2" | wc -l)" = 1 ] && echo "$2" | grep -q -- "$3"; }
+check "a junk .o: one error naming it, exit 2" one_error_naming "$rc" "$out" "junk.o: neither an ELF"
 crash=0 lines=0 named=0 tries=0
 obj=$T/b/drivers/net/sample.o size=$(stat -c %s "$obj")
 for cut in $(seq 0 97 "$size") $((size - 1)); do
@@ -145,16 +163,16 @@ perl -e 'srand(7); my $d = do { local $/; open my $f, "<", $ARGV[0] or die; binm
 		open my $o, ">", "$ARGV[1]/mut$i.o" or die; binmode $o; print $o $m; close $o }' \
 	"$T/b/vmlinux.o" "$T" && mkdir -p "$T/mut" && mv "$T"/mut*.o "$T/mut/"
 CA "$T/mut" > /dev/null 2> "$T/err"; rc=$?
-[ "$(ls "$T/mut" | wc -l)" = 300 ] && [ $rc -le 2 ] && ! grep -q 'Sanitizer' "$T/err"
-ok $? "300 mutated objects under ASan: no crash (exit $rc, $(wc -l < "$T/err") error lines)"
+# survived_mutants RC: the 300 mutants were read, RC is at most 2 and $T/err has no sanitizer report
+survived_mutants() { [ "$(ls "$T/mut" | wc -l)" = 300 ] && [ "$1" -le 2 ] && ! grep -q 'Sanitizer' "$T/err"; }
+check "300 mutated objects under ASan: no crash (exit $rc, $(wc -l < "$T/err") error lines)" survived_mutants "$rc"
 printf '!<arch>\n' > "$T/empty.a"; printf '!<arch>\nshort' > "$T/short.a"
 ln -s "$T/self.a" "$T/self.a" 2>/dev/null
 printf '!<thin>\n' > "$T/loop.a"
 printf '%-16s%-12s%-6s%-6s%-8s%-10s`\n' "loop.a/" 0 0 0 644 8 >> "$T/loop.a"
 for f in short.a loop.a; do
 	out=$(CA "$T/$f" 2>&1 >/dev/null); rc=$?
-	[ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" = 1 ] && echo "$out" | grep -q "$f"
-	ok $? "$f: one error naming it ($out)"
+	check "$f: one error naming it ($out)" one_error_naming "$rc" "$out" "$f"
 done
 rm -rf "$T"
 done_testing

@@ -24,26 +24,26 @@ int main(int c, char **v)
 	return s == 7;
 }
 EOF
-gcc -O0 -c "$TOP/tests/sancov/prune-rt.c" -o "$t/rt.o"
-ok $? "the coverage runtime builds"
+check "the coverage runtime builds" gcc -O0 -c "$TOP/tests/sancov/prune-rt.c" -o "$t/rt.o"
+# build_and_run_q PIE: $t/qPIE built with a map, run, its hits in $t/hPIE
+build_and_run_q() {
+	gcc -O0 $1 -fplugin="$KPLUG" -fplugin-arg-kplug-enable=sancov \
+		-fplugin-arg-kplug-sancov-map=on "$t/q.c" "$t/rt.o" -o "$t/q$1" &&
+		KPLUG_COV_OUT=$t/h$1 "$t/q$1" a
+}
 for pie in -no-pie -pie; do
 	rm -f "$t/q$pie" "$t/h$pie"
-	gcc -O0 $pie -fplugin="$KPLUG" -fplugin-arg-kplug-enable=sancov \
-		-fplugin-arg-kplug-sancov-map=on "$t/q.c" "$t/rt.o" -o "$t/q$pie" &&
-		KPLUG_COV_OUT=$t/h$pie "$t/q$pie" a
-	ok $? "q$pie: built with a map and run"
+	check "q$pie: built with a map and run" build_and_run_q "$pie"
 done
 
-"$R" cover "$t/q-no-pie" "$t/h-no-pie" >"$t/lines" 2>"$t/err"
-ok $? "cover on the -no-pie program"
+check "cover on the -no-pie program" "$R" cover "$t/q-no-pie" "$t/h-no-pie" >"$t/lines" 2>"$t/err"
 got=$(cut -d: -f2 "$t/lines" | tr '\n' ' ')
 is "$got" "4 5 6 10 11 12 13 " "cover lists the lines in numeric order"
 
 "$R" cover "$t/q-pie" "$t/h-pie" >/dev/null 2>"$t/err"
 rc=$?
 ok $((rc == 2 ? 0 : 1)) "cover on a PIE fails (exit $rc)"
-grep -qx "kplug-report: $t/q-pie is position-independent (a PIE or a shared object): it ran at other addresses than its map's; link the program with -no-pie" "$t/err"
-ok $? "... saying it is a PIE and to link with -no-pie"
+check "... saying it is a PIE and to link with -no-pie" grep -qx "kplug-report: $t/q-pie is position-independent (a PIE or a shared object): it ran at other addresses than its map's; link the program with -no-pie" "$t/err"
 [ $rc -eq 2 ] || diag_in <"$t/err"
 
 # a map record of another format version ("KPS1"): refused, named
@@ -53,15 +53,13 @@ printf '1' | dd of="$t/v1" bs=1 seek=$((0x${off:-0} + 3)) conv=notrunc status=no
 "$R" cover "$t/v1" "$t/h-no-pie" >/dev/null 2>"$t/err"
 rc=$?
 ok $((rc == 2 ? 0 : 1)) "cover on a map of another format version fails (exit $rc)"
-grep -q "map record of another format version" "$t/err"
-ok $? "... saying the map is of another format version" || diag_in <"$t/err"
+check "... saying the map is of another format version" grep -q "map record of another format version" "$t/err" || diag_in <"$t/err"
 
 strip "$t/q-no-pie" -o "$t/stripped"
 "$R" cover "$t/stripped" "$t/h-no-pie" >/dev/null 2>"$t/err"
 rc=$?
 ok $((rc == 2 ? 0 : 1)) "cover on a stripped program fails (exit $rc)"
-grep -q "no coverage map (section .debug_kplug_sancov, debug information that strip removes)" "$t/err"
-ok $? "... naming the section strip removed"
+check "... naming the section strip removed" grep -q "no coverage map (section .debug_kplug_sancov, debug information that strip removes)" "$t/err"
 # An inline function of C++ compiled in two units is COMDAT: the link keeps
 # one copy and resolves the other's map to it.  It is counted once: as
 # many probes as the program has coverage code (at -O0, one per probe).
@@ -84,6 +82,14 @@ sites() {
 		echo $(( $(size -A "$2" | awk '$1 == "__sancov_cntrs" { print $2 }') )) ;;
 	esac
 }
+# link_and_run_x DIR: DIR/x linked from DIR's a.o and b.o, run, its hits in DIR/hits
+link_and_run_x() { g++ -no-pie "$1/a.o" "$1/b.o" "$t/rt.o" -o "$1/x" && KPLUG_COV_OUT=$1/hits "$1/x"; }
+# counted_once N ERR: cover said (in ERR) 3 functions, N probes, and that one
+# function is a copy of another or was discarded
+counted_once() {
+	grep -qx "kplug-report: cover: 3 functions, $1 probes, [1-9][0-9]* hit, [0-9]* lines covered" "$2" &&
+		grep -qE 'note: 1 functions (are copies of another one|were discarded by the link)' "$2"
+}
 for mode in pc pc-guard inline-8bit-counters; do
 	d=$t/comdat-$mode
 	mkdir -p "$d"
@@ -91,16 +97,12 @@ for mode in pc pc-guard inline-8bit-counters; do
 		g++ -O0 -c "$t/$u.cc" -o "$d/$u.o" -fplugin="$KPLUG" -fplugin-arg-kplug-enable=sancov \
 			-fplugin-arg-kplug-sancov-trace=$mode -fplugin-arg-kplug-sancov-map=on || rm -f "$d/$u.o"
 	done
-	g++ -no-pie "$d/a.o" "$d/b.o" "$t/rt.o" -o "$d/x" && KPLUG_COV_OUT=$d/hits "$d/x"
-	ok $? "$mode: C++ program with a COMDAT function in two units built and run" || continue
-	"$R" cover "$d/x" "$d/hits" >"$d/lines" 2>"$d/err"
-	ok $? "$mode: cover reads its hits" || diag_in <"$d/err"
+	check "$mode: C++ program with a COMDAT function in two units built and run" link_and_run_x "$d" || continue
+	check "$mode: cover reads its hits" "$R" cover "$d/x" "$d/hits" >"$d/lines" 2>"$d/err" || diag_in <"$d/err"
 	n=$(sites $mode "$d/x")
-	grep -qx "kplug-report: cover: 3 functions, $n probes, [1-9][0-9]* hit, [0-9]* lines covered" "$d/err" &&
-		grep -qE 'note: 1 functions (are copies of another one|were discarded by the link)' "$d/err"
-	ok $? "$mode: shared() counted once: 3 functions, $n probes (the program's coverage code)" ||
+	check "$mode: shared() counted once: 3 functions, $n probes (the program's coverage code)" \
+		counted_once "$n" "$d/err" ||
 		diag_in <"$d/err"
-	grep -q '/h.h:5$' "$d/lines"
-	ok $? "$mode: the line shared() ran in its kept copy is covered" || diag_in <"$d/lines"
+	check "$mode: the line shared() ran in its kept copy is covered" grep -q '/h.h:5$' "$d/lines" || diag_in <"$d/lines"
 done
 done_testing

@@ -22,12 +22,10 @@ for opt in -O0 -O2; do
 done
 for m in pc-guard inline-8bit-counters inline-bool-flag; do
 	for opt in -O0 -O2; do
-		$KCC $opt -g -fcompare-debug -w -c "$S/abi.c" -o "$t/cd.o" -fplugin="$KPLUG" \
+		check "$m,cmp $opt: -fcompare-debug clean" \
+			$KCC $opt -g -fcompare-debug -w -c "$S/abi.c" -o "$t/cd.o" -fplugin="$KPLUG" \
 			-fplugin-arg-kplug-enable=sancov -fplugin-arg-kplug-sancov-trace=$m,cmp \
-			-fplugin-arg-kplug-sancov-pc-table=on 2>"$t/err"
-		rc=$?
-		ok $rc "$m,cmp $opt: -fcompare-debug clean"
-		[ $rc -eq 0 ] || diag_in <"$t/err"
+			-fplugin-arg-kplug-sancov-pc-table=on 2>"$t/err" || diag_in <"$t/err"
 	done
 done
 done_testing

@@ -10,8 +10,9 @@
 # per-compiler
 # long
 . "$(dirname "$0")/lib.sh"
-G=$(gcc_source)/gcc/testsuite
-ok $? "GCC 12 testsuite extracted" || done_testing
+# testsuite_dir: G is the GCC 12 testsuite, extracted once
+testsuite_dir() { local src; src=$(gcc_source) && G=$src/gcc/testsuite; }
+check "GCC 12 testsuite extracted" testsuite_dir || done_testing
 SANCOV_TESTS=("$G"/gcc.dg/sancov/*.c)
 mapfile -t SAMPLE < <(ls "$G"/gcc.c-torture/compile/*.c "$G"/gcc.c-torture/execute/*.c |
 	LC_ALL=C sort | awk 'NR % 88 == 1')

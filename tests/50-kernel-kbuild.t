@@ -17,38 +17,47 @@ run() {	# run CMD...: sets RC and MSG (stdout + stderr)
 	MSG=$("$@" 2>&1)
 	RC=$?
 }
+# run_said RC PATTERN: the last run exited RC and said PATTERN
+run_said() { [ "$RC" = "$1" ] && grep -q -- "$2" <<<"$MSG"; }
+# source_tree VER: pristine is the cached Debian tree of VER
+source_tree() { pristine=$(kt_source "$1"); }
+# hooks_in_place TREE: TREE sources kplug's Kconfig and Makefile, and has its sources
+hooks_in_place() {
+	grep -q 'source "scripts/gcc-plugins/kplug/Kconfig"' "$1/scripts/gcc-plugins/Kconfig" &&
+		grep -q 'Makefile.kplug' "$1/scripts/Makefile.gcc-plugins" &&
+		test -f "$1/scripts/gcc-plugins/kplug/kplug.c" &&
+		test -f "$1/scripts/gcc-plugins/kplug/passes/cyc_complexity.c"
+}
+# nothing_applied TREE: TREE has no kplug directory and pristine's Kconfig
+nothing_applied() {
+	[ ! -e "$1/scripts/gcc-plugins/kplug" ] &&
+		cmp -s "$pristine/scripts/gcc-plugins/Kconfig" "$1/scripts/gcc-plugins/Kconfig"
+}
 
 for ver in 6.1 6.12 7.2; do
-	pristine=$(kt_source "$ver")
-	ok $? "$ver: cached Debian tree"
+	check "$ver: cached Debian tree" source_tree "$ver"
 	t=$W/linux-$ver
 	# a real copy: a write into it can never reach the cached tree
-	cp -a "$pristine" "$t"
-	ok $? "$ver: private copy of the tree"
+	check "$ver: private copy of the tree" cp -a "$pristine" "$t"
 	kconfig_sum=$(sha1sum <"$pristine/scripts/gcc-plugins/Kconfig")
 
 	run "$K" status "$t"
 	is "$RC:${MSG%%:*}" "1:not integrated" "$ver: status of a pristine tree: not integrated (exit 1)"
 	run "$K" apply "$t"
 	is "$RC" 0 "$ver: apply"
-	grep -q 'source "scripts/gcc-plugins/kplug/Kconfig"' "$t/scripts/gcc-plugins/Kconfig" &&
-		grep -q 'Makefile.kplug' "$t/scripts/Makefile.gcc-plugins" &&
-		test -f "$t/scripts/gcc-plugins/kplug/kplug.c" &&
-		test -f "$t/scripts/gcc-plugins/kplug/passes/cyc_complexity.c"
-	ok $? "$ver: hooks in place, kplug sources in scripts/gcc-plugins/kplug"
+	check "$ver: hooks in place, kplug sources in scripts/gcc-plugins/kplug" hooks_in_place "$t"
 	# 6.12 and 7.2: the KPLUG_KCOV_UNIQUE patches, inert unless that option is on
 	n=$(cd "$t" && grep -l CONFIG_KPLUG_KCOV_UNIQUE kernel/kcov.c arch/x86/kernel/vmlinux.lds.S \
 		scripts/module.lds.S 2>/dev/null | wc -l)
 	is "$n" "$([ "$ver" != 6.1 ] && echo 3 || echo 0)" "$ver: KPLUG_KCOV_UNIQUE patches in kcov.c and the linker scripts: $n"
 	is "$(sha1sum <"$pristine/scripts/gcc-plugins/Kconfig")" "$kconfig_sum" \
 		"$ver: the cached tree's Kconfig is untouched by apply"
-	cmp -s "$pristine/scripts/gcc-plugins/Kconfig" "$t/scripts/gcc-plugins/Kconfig"
-	is $? 1 "$ver: ... while the copy's Kconfig changed"
+	check_exit 1 "$ver: ... while the copy's Kconfig changed" cmp -s "$pristine/scripts/gcc-plugins/Kconfig" "$t/scripts/gcc-plugins/Kconfig"
 	run "$K" status "$t"
 	is "$RC:${MSG%%:*}" "0:integrated" "$ver: status: integrated (exit 0)"
 	run "$K" apply "$t"
-	ok $([ "$RC" = 0 ] && grep -q 'already integrated' <<<"$MSG"; echo $?) \
-		"$ver: apply again: 'already integrated', exit 0"
+	check "$ver: apply again: 'already integrated', exit 0" \
+		run_said 0 'already integrated'
 	is "$(cd "$t" && cat scripts/gcc-plugins/Kconfig scripts/Makefile.gcc-plugins | grep -c kplug)" 3 \
 		"$ver: second apply added nothing"
 
@@ -56,26 +65,22 @@ for ver in 6.1 6.12 7.2; do
 	run "$K" status "$t"
 	is "$RC:${MSG%%:*}" "2:stale" "$ver: status after a kplug source changed: stale (exit 2)"
 	run "$K" apply "$t"
-	cmp -s "$TOP/kplug.c" "$t/scripts/gcc-plugins/kplug/kplug.c"
-	ok $? "$ver: apply refreshes the copied sources"
+	check "$ver: apply refreshes the copied sources" cmp -s "$TOP/kplug.c" "$t/scripts/gcc-plugins/kplug/kplug.c"
 
 	run "$K" revert "$t"
 	is "$RC" 0 "$ver: revert"
-	diff -r "$pristine" "$t" >"$W/diff-$ver.txt" 2>&1
-	ok $? "$ver: reverted tree identical to the pristine one"
+	check "$ver: reverted tree identical to the pristine one" diff -r "$pristine" "$t" >"$W/diff-$ver.txt" 2>&1
 	run "$K" revert "$t"
-	ok $([ "$RC" = 0 ] && grep -q 'not integrated; nothing to revert' <<<"$MSG"; echo $?) \
-		"$ver: revert of a pristine tree: nothing to do, exit 0"
+	check "$ver: revert of a pristine tree: nothing to do, exit 0" \
+		run_said 0 'not integrated; nothing to revert'
 
 	# Local changes where a hook goes: refuse and change nothing.
 	sed -i 's/^# All the plugin CFLAGS are collected here/# Local: all plugin CFLAGS here/' \
 		"$t/scripts/Makefile.gcc-plugins"
 	run "$K" apply "$t"
-	ok $([ "$RC" = 1 ] && grep -q "^kplug-kbuild: $t/scripts/Makefile.gcc-plugins: local changes where kplug's hook goes" <<<"$MSG"; echo $?) \
-		"$ver: apply refuses local changes where a hook goes, naming the file"
-	[ ! -e "$t/scripts/gcc-plugins/kplug" ] &&
-		cmp -s "$pristine/scripts/gcc-plugins/Kconfig" "$t/scripts/gcc-plugins/Kconfig"
-	ok $? "$ver: ... and changes nothing"
+	check "$ver: apply refuses local changes where a hook goes, naming the file" \
+		run_said 1 "^kplug-kbuild: $t/scripts/Makefile.gcc-plugins: local changes where kplug's hook goes"
+	check "$ver: ... and changes nothing" nothing_applied "$t"
 	run "$K" status "$t"
 	is "$RC:${MSG%%:*}" "2:conflict" "$ver: status: conflict (exit 2)"
 	cp "$pristine/scripts/Makefile.gcc-plugins" "$t/scripts/Makefile.gcc-plugins"
@@ -85,8 +90,8 @@ for ver in 6.1 6.12 7.2; do
 	sed -i 's|^include $(srctree)/scripts/gcc-plugins/kplug/Makefile.kplug|include $(srctree)/x.mk|' \
 		"$t/scripts/Makefile.gcc-plugins"
 	run "$K" revert "$t"
-	ok $([ "$RC" = 1 ] && grep -q 'refusing to revert; nothing changed' <<<"$MSG"; echo $?) \
-		"$ver: revert refuses a hook changed after apply"
+	check "$ver: revert refuses a hook changed after apply" \
+		run_said 1 'refusing to revert; nothing changed'
 	sed -i 's|^include $(srctree)/x.mk|include $(srctree)/scripts/gcc-plugins/kplug/Makefile.kplug|' \
 		"$t/scripts/Makefile.gcc-plugins"
 	"$K" revert "$t" >/dev/null
@@ -94,11 +99,10 @@ for ver in 6.1 6.12 7.2; do
 	# A scripts/gcc-plugins/kplug that kplug-kbuild did not create.
 	mkdir "$t/scripts/gcc-plugins/kplug"
 	run "$K" apply "$t"
-	ok $([ "$RC" = 1 ] && grep -q 'exists but was not created by kplug-kbuild' <<<"$MSG"; echo $?) \
-		"$ver: apply refuses a foreign scripts/gcc-plugins/kplug"
+	check "$ver: apply refuses a foreign scripts/gcc-plugins/kplug" \
+		run_said 1 'exists but was not created by kplug-kbuild'
 	rmdir "$t/scripts/gcc-plugins/kplug"
-	diff -r "$pristine" "$t" >/dev/null 2>&1
-	ok $? "$ver: tree pristine after the refusals"
+	check "$ver: tree pristine after the refusals" diff -r "$pristine" "$t" >/dev/null 2>&1
 done
 
 # Unknown version and not a kernel tree.
@@ -124,7 +128,7 @@ is "$RC" 1 "unknown command: usage, exit 1"
 # the Makefile's own line, evaluated by make (51 checks a gcc-14 build's
 # .kplug.o.cmd).  GCC 16's plugin headers need C++14 or later.
 std_line=$(grep '^kplug-cxx-std[[:space:]]*:=' "$TOP/kbuild/tree/scripts/gcc-plugins/kplug/Makefile")
-ok $([ -n "$std_line" ]; echo $?) "kplug/Makefile picks the C++ standard in one line (kplug-cxx-std)"
+check "kplug/Makefile picks the C++ standard in one line (kplug-cxx-std)" test -n "$std_line"
 stds=
 for m in 11 12 13 14 15 16 17; do
 	stds="$stds $m:$(printf 'kplug-gcc-major := %s\n%s\nall: ; @echo $(kplug-cxx-std)\n' "$m" "$std_line" |
@@ -157,12 +161,9 @@ EOF
 	mk tinyconfig >"$W/noheaders.log" 2>&1 &&
 		"$t/scripts/config" --file "$b/.config" -e GCC_PLUGINS -e GCC_PLUGIN_KPLUG &&
 		mk olddefconfig >>"$W/noheaders.log" 2>&1
-	grep -qx 'CONFIG_GCC_PLUGIN_KPLUG=y' "$b/.config"
-	ok $? "no plugin headers: CONFIG_GCC_PLUGIN_KPLUG survives olddefconfig (no silent drop)"
-	mk -j2 scripts >>"$W/noheaders.log" 2>&1
-	ok $(($? != 0 ? 0 : 1)) "no plugin headers: the build fails"
-	grep -q 'kplug: no GCC plugin headers for .*aarch64-linux-gnu-gcc (GCC 12, aarch64-linux-gnu) in /nonexistent/gcc-cross/plugin/include: install gcc-12-plugin-dev-aarch64-linux-gnu' "$W/noheaders.log"
-	ok $? "... naming the compiler and gcc-12-plugin-dev-aarch64-linux-gnu"
+	check "no plugin headers: CONFIG_GCC_PLUGIN_KPLUG survives olddefconfig (no silent drop)" grep -qx 'CONFIG_GCC_PLUGIN_KPLUG=y' "$b/.config"
+	check_exit 2 "no plugin headers: the build fails" mk -j2 scripts >>"$W/noheaders.log" 2>&1
+	check "... naming the compiler and gcc-12-plugin-dev-aarch64-linux-gnu" grep -q 'kplug: no GCC plugin headers for .*aarch64-linux-gnu-gcc (GCC 12, aarch64-linux-gnu) in /nonexistent/gcc-cross/plugin/include: install gcc-12-plugin-dev-aarch64-linux-gnu' "$W/noheaders.log"
 	grep 'kplug:' "$W/noheaders.log" | head -n 1 | diag_in
 fi
 

@@ -27,18 +27,26 @@ if quick; then
 	done_testing
 fi
 
+# vdso_obj_seen OBJ: the build checker saw the vdso object OBJ
+vdso_obj_seen() { kt_vdso_objs | grep -qx "$1"; }
+# no_kplug_flags CMD: CMD (a compile command) is there and has no kplug flag or argument
+no_kplug_flags() { [ -n "$1" ] && ! grep -qE -- '-fplugin=[^ ]*kplug.so|-fplugin-arg-kplug-' <<<"$1"; }
+# kplug_without_permit CMD: CMD loads kplug once, without sancov's permit
+kplug_without_permit() {
+	[ "$(grep -o -- '-fplugin=[^ ]*kplug.so' <<<"$1" | wc -l)" = 1 ] &&
+		! grep -q -- 'kplug-permit=sancov' <<<"$1"
+}
+
 # check_build NAME ARCH VDSO_OBJ...: the assertions every build gets.
 check_build() {
 	local name=$1 arch=$2 o report
 	shift 2
-	kt_check "$name" "$arch"
-	ok $? "$name: build checker ran"
+	check "$name: build checker ran" kt_check "$name" "$arch"
 	ok $(($(chk kernel_c) > 100 ? 0 : 1)) "$name: $(chk kernel_c) C objects in vmlinux"
 	is "$(chk kernel_one)" "$(chk kernel_c)" "$name: each has exactly one -fplugin=...kplug.so, kplug arguments after it"
 	is "$(chk native_cov)" 0 "$name: no -fsanitize-coverage in any .cmd file"
 	for o; do
-		kt_vdso_objs | grep -qx "$o"
-		ok $? "$name: vdso object $o built and checked"
+		check "$name: vdso object $o built and checked" vdso_obj_seen "$o"
 	done
 	is "$(chk vdso_clean)" "$(chk vdso_c)" "$name: all $(chk vdso_c) vdso objects without kplug flag or argument"
 	is "$(chk vdso_calls)" 0 "$name: no sancov call sites in vdso objects"
@@ -54,12 +62,9 @@ check_build() {
 	kt_cyc_records "$name" "$arch" >"$report"
 	ok $(($(wc -l <"$report") > 1000 ? 0 : 1)) \
 		"$name: $(wc -l <"$report") cyc_complexity records embedded in the objects"
-	perl -MJSON::PP -ne '$r = decode_json($_); exit 1 unless $r->{M} =~ /^\d+$/ && $r->{function} ne ""' "$report"
-	ok $? "$name: every record is a JSON object with M and function"
-	grep -qE '"file":"[^"]*'"${KT_RECORD%%:*}"'".*"function":"'"${KT_RECORD#*:}"'"' "$report"
-	ok $? "$name: records name $KT_RECORD"
-	test ! -e "$KOUT/$name/kplug-cyc_complexity.txt"
-	ok $? "$name: no report file (KPLUG_CYC_COMPLEXITY_OUTPUT empty)"
+	check "$name: every record is a JSON object with M and function" perl -MJSON::PP -ne '$r = decode_json($_); exit 1 unless $r->{M} =~ /^\d+$/ && $r->{function} ne ""' "$report"
+	check "$name: records name $KT_RECORD" grep -qE '"file":"[^"]*'"${KT_RECORD%%:*}"'".*"function":"'"${KT_RECORD#*:}"'"' "$report"
+	check "$name: no report file (KPLUG_CYC_COMPLEXITY_OUTPUT empty)" test ! -e "$KOUT/$name/kplug-cyc_complexity.txt"
 	# kplug's sections cost no message: modpost knows .kplug.*, the map
 	# is debug information to ld (arm discards .exit.text)
 	grep -E 'unexpected non-allocatable section|in discarded section' "$KOUT/$name/build-full.log" |
@@ -75,20 +80,17 @@ KT_RECORD=fs/read_write.c:ksys_read
 want() { [ -z "${KPLUG_KERNEL_BUILDS:-}" ] || [[ " $KPLUG_KERNEL_BUILDS " == *" $1 "* ]]; }
 
 run_build() {	# run_build NAME VER ARCH OPTIONS...
-	kt_build "$@"
-	ok $? "$1: kernel built with kplug (Linux $2, $3)"
+	check "$1: kernel built with kplug (Linux $2, $3)" kt_build "$@"
 }
 
 T0=$(date +%s)
 
-kt_tree 6.12 >/dev/null
-ok $? "6.12: tree integrated (a private copy, refreshed when kplug changed)"
+check "6.12: tree integrated (a private copy, refreshed when kplug changed)" kt_tree 6.12 >/dev/null
 
 # --- x86_64, Linux 6.12, with the profile kplug-test/paths.ini: the
 # kernel 52-kernel-kcov.t boots and 53/55 check (kt_build_x86) ---
 if want $KT_X86; then
-kt_build_x86
-ok $? "$KT_X86: kernel built with kplug (Linux 6.12, x86_64, profile paths.ini)"
+check "$KT_X86: kernel built with kplug (Linux 6.12, x86_64, profile paths.ini)" kt_build_x86
 KT_SANCOV_OFF=$KT_X86_SANCOV_OFF KT_RECORD=kernel/fork.c:copy_process \
 	check_build $KT_X86 x86_64 arch/x86/entry/vdso/vclock_gettime.o \
 	arch/x86/entry/vdso/vdso32/vclock_gettime.o
@@ -100,8 +102,7 @@ SRC=$(kt_tree 6.12)
 PROFILE0=$(sed -n 's/^CONFIG_KPLUG_PROFILE=//p' "$B/.config")
 is "$PROFILE0" '"kplug-test/paths.ini"' "$KT_X86: CONFIG_KPLUG_PROFILE names the test profile"
 
-grep -q 'include/config/CC_VERSION_TEXT' "$B/scripts/gcc-plugins/kplug/.kplug.o.cmd"
-ok $? "$KT_X86: kplug objects depend on CONFIG_CC_VERSION_TEXT (rebuilt when the compiler changes)"
+check "$KT_X86: kplug objects depend on CONFIG_CC_VERSION_TEXT (rebuilt when the compiler changes)" grep -q 'include/config/CC_VERSION_TEXT' "$B/scripts/gcc-plugins/kplug/.kplug.o.cmd"
 
 # External module, make M= against the O= build.
 MOD=$KOUT/extmod
@@ -119,47 +120,42 @@ module_init(kplug_hello_init);
 MODULE_LICENSE("GPL");
 EOF
 echo 'obj-m := kplug_hello.o' >"$MOD/Kbuild"
-make -C "$SRC" O="$B" ARCH=x86_64 M="$MOD" modules >"$MOD/build.log" 2>&1
-ok $? "external module built with make M="
+check "external module built with make M=" make -C "$SRC" O="$B" ARCH=x86_64 M="$MOD" modules >"$MOD/build.log" 2>&1
 MCMD=$(head -n 1 "$MOD/.kplug_hello.o.cmd" 2>/dev/null)
 is "$(grep -o -- '-fplugin=[^ ]*kplug.so' <<<"$MCMD" | wc -l)" 1 "module object: one kplug flag"
-grep -q -- '-fplugin-arg-kplug-default-enable=sancov' <<<"$MCMD"
-ok $? "module object: built with kplug's sancov"
+check "module object: built with kplug's sancov" grep -q -- '-fplugin-arg-kplug-default-enable=sancov' <<<"$MCMD"
 ok $(($(objdump -dr "$MOD/kplug_hello.o" 2>/dev/null | grep -c 'R_X86_64_PLT32.*__sanitizer_cov_trace_pc') > 0 ? 0 : 1)) \
 	"module object: trace_pc call sites"
-test -f "$MOD/kplug_hello.ko"
-ok $? "kplug_hello.ko linked"
+check "kplug_hello.ko linked" test -f "$MOD/kplug_hello.ko"
 
 # Rebuilds: nothing changed -> nothing rebuilt; profile set or changed ->
 # objects rebuilt.
 obj_time() { stat -c %y "$B/fs/read_write.o" 2>/dev/null; }
 obj_id() { grep -o 'KPLUG_ID=[0-9a-f]*' "$B/fs/.read_write.o.cmd"; }
 mk1() { kt_make $KT_X86 x86_64 "$@" fs/read_write.o; }
+# rebuilt_since TIME ID: fs/read_write.o has another time and another KPLUG_ID
+rebuilt_since() { [ "$(obj_time)" != "$1" ] && [ "$(obj_id)" != "$2" ]; }
+# profile_embeds PATTERN: the kernel's kplug.so embeds a profile with PATTERN
+profile_embeds() { readelf -p .kplug.profile "$KSO" | grep -q -- "$1"; }
 t1=$(obj_time); id1=$(obj_id)
 sleep 1
-mk1
-ok $? "single-object rebuild runs"
+check "single-object rebuild runs" mk1
 is "$(obj_time)" "$t1" "unchanged plugin and profile: fs/read_write.o not rebuilt"
 printf '[kplug]\nenable = cyc_complexity\n[path:fs/*]\ncyc_complexity-min = 5\n' >"$SRC/kplug-test.ini"
 "$SRC/scripts/config" --file "$B/.config" --set-str KPLUG_PROFILE kplug-test.ini
 sleep 1
-mk1
-ok $? "build with CONFIG_KPLUG_PROFILE=kplug-test.ini"
+check "build with CONFIG_KPLUG_PROFILE=kplug-test.ini" mk1
 KSO=$B/scripts/gcc-plugins/kplug/kplug.so
-readelf -p .kplug.profile "$KSO" | grep -q 'cyc_complexity-min = 5'
-ok $? "profile embedded in the kernel's kplug.so (section .kplug.profile)"
-! grep -q -- "-fplugin-arg-kplug-config=" "$B/fs/.read_write.o.cmd"
-ok $? "... and not named on the command line (a file icecream would not ship)"
-ok $([ "$(obj_time)" != "$t1" ] && [ "$(obj_id)" != "$id1" ]; echo $?) "profile set: fs/read_write.o rebuilt ($id1 -> $(obj_id))"
+check "profile embedded in the kernel's kplug.so (section .kplug.profile)" profile_embeds 'cyc_complexity-min = 5'
+check_exit 1 "... and not named on the command line (a file icecream would not ship)" grep -q -- "-fplugin-arg-kplug-config=" "$B/fs/.read_write.o.cmd"
+check "profile set: fs/read_write.o rebuilt ($id1 -> $(obj_id))" rebuilt_since "$t1" "$id1"
 t2=$(obj_time); id2=$(obj_id)
 sed -i 's/^cyc_complexity-min = 5$/cyc_complexity-min = 6/' "$SRC/kplug-test.ini"
-grep -qx 'cyc_complexity-min = 6' "$SRC/kplug-test.ini"
-ok $? "profile edited: min 5 -> 6 (a repeated key would be refused)"
+check "profile edited: min 5 -> 6 (a repeated key would be refused)" grep -qx 'cyc_complexity-min = 6' "$SRC/kplug-test.ini"
 sleep 1
 mk1
-ok $([ "$(obj_time)" != "$t2" ] && [ "$(obj_id)" != "$id2" ]; echo $?) "profile content changed: fs/read_write.o rebuilt ($id2 -> $(obj_id))"
-readelf -p .kplug.profile "$KSO" | grep -q 'cyc_complexity-min = 6'
-ok $? "... and kplug.so re-embedded the new content"
+check "profile content changed: fs/read_write.o rebuilt ($id2 -> $(obj_id))" rebuilt_since "$t2" "$id2"
+check "... and kplug.so re-embedded the new content" profile_embeds 'cyc_complexity-min = 6'
 
 # Prebuilt plugin, the one-artifact distribution; with the profile still
 # set, objects load a copy of it with the profile embedded.
@@ -167,30 +163,22 @@ text_of() {	# (objcopy cannot write to a pipe)
 	objcopy -O binary --only-section=.text "$1" "$B/.text.bin" && [ -s "$B/.text.bin" ] &&
 		sha1sum <"$B/.text.bin" && rm -f "$B/.text.bin"
 }
-mk1 KPLUG="$TOP/kplug.so"
-ok $? "make KPLUG=$TOP/kplug.so, with a profile"
+check "make KPLUG=$TOP/kplug.so, with a profile" mk1 KPLUG="$TOP/kplug.so"
 is "$(grep -o -- '-fplugin=[^ ]*kplug.so' "$B/fs/.read_write.o.cmd")" "-fplugin=./scripts/gcc-plugins/kplug/kplug.so" \
 	"KPLUG= and a profile: objects load the build's copy"
 is "$(text_of "$KSO")" "$(text_of "$TOP/kplug.so")" "... of the prebuilt plugin"
-readelf -p .kplug.profile "$KSO" | grep -q 'cyc_complexity-min = 6'
-ok $? "... with the profile embedded"
+check "... with the profile embedded" profile_embeds 'cyc_complexity-min = 6'
 
 # Bad settings: one clear line, non-zero exit.
-mk1 KPLUG=kplug.so 2>/dev/null
-ok $(($? != 0 ? 0 : 1)) "KPLUG=relative path refused"
-grep -q 'kplug: KPLUG=kplug.so: give an absolute path' "$B/build.log"
-ok $? "... with 'kplug: KPLUG=kplug.so: give an absolute path'"
+check_exit 2 "KPLUG=relative path refused" mk1 KPLUG=kplug.so 2>/dev/null
+check "... with 'kplug: KPLUG=kplug.so: give an absolute path'" grep -q 'kplug: KPLUG=kplug.so: give an absolute path' "$B/build.log"
 mk1 KPLUG=/nonexistent/kplug.so 2>/dev/null
-grep -q 'kplug: KPLUG=/nonexistent/kplug.so: no such file' "$B/build.log"
-ok $? "KPLUG=missing file refused with 'kplug: KPLUG=...: no such file'"
+check "KPLUG=missing file refused with 'kplug: KPLUG=...: no such file'" grep -q 'kplug: KPLUG=/nonexistent/kplug.so: no such file' "$B/build.log"
 mk1 KPLUG="$TOP/kplug.so.build" 2>/dev/null
-grep -q 'must be named kplug.so' "$B/build.log"
-ok $? "KPLUG=wrongly named file refused"
+check "KPLUG=wrongly named file refused" grep -q 'must be named kplug.so' "$B/build.log"
 "$SRC/scripts/config" --file "$B/.config" --set-str KPLUG_PROFILE no-such.ini
-mk1 2>/dev/null
-ok $(($? != 0 ? 0 : 1)) "missing profile fails the build"
-grep -q 'kplug: CONFIG_KPLUG_PROFILE="no-such.ini": no such file' "$B/build.log"
-ok $? "... with 'kplug: CONFIG_KPLUG_PROFILE=\"no-such.ini\": no such file ...'"
+check_exit 2 "missing profile fails the build" mk1 2>/dev/null
+check "... with 'kplug: CONFIG_KPLUG_PROFILE=\"no-such.ini\": no such file ...'" grep -q 'kplug: CONFIG_KPLUG_PROFILE="no-such.ini": no such file' "$B/build.log"
 "$SRC/scripts/config" --file "$B/.config" --set-str KPLUG_PROFILE ""
 rm -f "$SRC/kplug-test.ini"
 mk1 KPLUG="$TOP/kplug.so"
@@ -201,22 +189,20 @@ is "$(grep -o -- '-fplugin=[^ ]*kplug.so' "$B/fs/.read_write.o.cmd")" "-fplugin=
 "$SRC/scripts/config" --file "$B/.config" --set-str KPLUG_PROFILE "${PROFILE0//\"/}"
 # the whole build, so that vmlinux.o and vmlinux hold the object rebuilt
 # last (its records' "run" ids too)
-kt_make $KT_X86 x86_64 >/dev/null
-ok $([ $? = 0 ] && [ "$B/vmlinux.o" -nt "$B/fs/read_write.o" ]; echo $?) \
-	"back to the built configuration: make relinked vmlinux.o after fs/read_write.o"
+# relinked: the whole build ran and vmlinux.o is newer than fs/read_write.o
+relinked() { kt_make $KT_X86 x86_64 >/dev/null && [ "$B/vmlinux.o" -nt "$B/fs/read_write.o" ]; }
+check "back to the built configuration: make relinked vmlinux.o after fs/read_write.o" relinked
 is "$(obj_id)" "$id1" "... fs/read_write.o has its first KPLUG_ID again ($id1)"
-readelf -p .kplug.profile "$KSO" | grep -q '^.*\[path:mm/\*\]'
-ok $? "... and kplug.so embeds paths.ini again"
+check "... and kplug.so embeds paths.ini again" profile_embeds '^.*\[path:mm/\*\]'
 fi
 
 # --- x86_64, Linux 7.2, in the trixie chroot with gcc-14: the kernel
 # 52 boots beside the 6.12 one, 56 and 57 measure against (kt_build_x86_72) ---
 if want $KT_X86_72; then
-	kt_build_x86_72
-	ok $? "$KT_X86_72: kernel built with kplug (Linux 7.2, x86_64, $KT_CHROOT_GCC in the $KT_CHROOT chroot, profile paths.ini)"
+	check "$KT_X86_72: kernel built with kplug (Linux 7.2, x86_64, $KT_CHROOT_GCC in the $KT_CHROOT chroot, profile paths.ini)" kt_build_x86_72
 	B72=$KOUT/$KT_X86_72
-	grep -qx 'CONFIG_GCC_VERSION=14[0-9]*' "$B72/.config"
-	ok $? "$KT_X86_72: built by GCC 14 ($(sed -n 's/^CONFIG_CC_VERSION_TEXT=//p' "$B72/.config"))"
+	check "$KT_X86_72: built by GCC 14 ($(sed -n 's/^CONFIG_CC_VERSION_TEXT=//p' "$B72/.config"))" \
+		grep -qx 'CONFIG_GCC_VERSION=14[0-9]*' "$B72/.config"
 	KT_SANCOV_OFF=$KT_X86_SANCOV_OFF KT_RECORD=kernel/fork.c:copy_process \
 		check_build $KT_X86_72 x86_64 arch/x86/entry/vdso/vdso64/vclock_gettime.o \
 		arch/x86/entry/vdso/vdso32/vclock_gettime.o
@@ -225,13 +211,13 @@ if want $KT_X86_72; then
 	ok $(($(chk cmp_calls) > 100 ? 0 : 1)) "$KT_X86_72: $(chk cmp_calls) trace-cmp/switch call sites (KCOV_ENABLE_COMPARISONS)"
 	# kplug.so's C++ standard follows $(CC)'s GCC: gnu++11 up to 15,
 	# gnu++17 from 16 on (GCC 16's headers need C++14)
-	grep -q -- ' -std=gnu++11 ' "$B72/scripts/gcc-plugins/kplug/.kplug.o.cmd"
-	ok $? "$KT_X86_72: kplug.so compiled with -std=gnu++11 for GCC 14"
+	check "$KT_X86_72: kplug.so compiled with -std=gnu++11 for GCC 14" grep -q -- ' -std=gnu++11 ' "$B72/scripts/gcc-plugins/kplug/.kplug.o.cmd"
 	# 7.2 includes generated/gcc-plugins.h in every object built with
 	# GCC_PLUGINS_CFLAGS (its -DGCC_PLUGINS): kplug's flags come with it
-	grep -q -- '-DGCC_PLUGINS ' "$B72/fs/.read_write.o.cmd" &&
-		grep -q 'include/generated/gcc-plugins.h' "$B72/fs/.read_write.o.cmd"
-	ok $? "$KT_X86_72: objects get 7.2's -DGCC_PLUGINS and depend on generated/gcc-plugins.h"
+	# gcc_plugins_h CMDFILE: the object has -DGCC_PLUGINS and depends on generated/gcc-plugins.h
+	gcc_plugins_h() { grep -q -- '-DGCC_PLUGINS ' "$1" && grep -q 'include/generated/gcc-plugins.h' "$1"; }
+	check "$KT_X86_72: objects get 7.2's -DGCC_PLUGINS and depend on generated/gcc-plugins.h" \
+		gcc_plugins_h "$B72/fs/.read_write.o.cmd"
 fi
 
 # --- arm64, Linux 7.2, in the chroot: aarch64-linux-gnu-gcc-14, and
@@ -239,12 +225,11 @@ fi
 if want arm64-7.2; then
 	# shellcheck disable=SC2086
 	run_build arm64-7.2 7.2 arm64 $KT_KPLUG COMPAT=y COMPAT_VDSO=y
-	grep -qx 'CONFIG_GCC_VERSION=14[0-9]*' "$KOUT/arm64-7.2/.config"
-	ok $? "arm64-7.2: built by GCC 14 ($(sed -n 's/^CONFIG_CC_VERSION_TEXT=//p' "$KOUT/arm64-7.2/.config"))"
+	check "arm64-7.2: built by GCC 14 ($(sed -n 's/^CONFIG_CC_VERSION_TEXT=//p' "$KOUT/arm64-7.2/.config"))" \
+		grep -qx 'CONFIG_GCC_VERSION=14[0-9]*' "$KOUT/arm64-7.2/.config"
 	check_build arm64-7.2 arm64 arch/arm64/kernel/vdso/vgettimeofday.o \
 		arch/arm64/kernel/vdso32/vgettimeofday.o
-	grep -q 'arm-linux-gnueabi-gcc-14 ' "$KOUT/arm64-7.2/arch/arm64/kernel/vdso32/.vgettimeofday.o.cmd"
-	ok $? "arm64-7.2: the compat vdso compiled by arm-linux-gnueabi-gcc-14"
+	check "arm64-7.2: the compat vdso compiled by arm-linux-gnueabi-gcc-14" grep -q 'arm-linux-gnueabi-gcc-14 ' "$KOUT/arm64-7.2/arch/arm64/kernel/vdso32/.vgettimeofday.o.cmd"
 fi
 
 # check_units NAME ARCH VDSO_OBJ: the objects of a build of a few targets
@@ -255,25 +240,24 @@ check_units() {
 	cmdof() { head -n 1 "$b/$(dirname "$1")/.$(basename "$1").cmd" 2>/dev/null; }
 	pcsof() { $(kt_objdump "$arch") -dr "$b/$1" 2>/dev/null |
 		grep -cE 'R_(X86_64_PLT32|AARCH64_(CALL|JUMP)26|ARM_(CALL|JUMP24|THM_CALL|THM_JUMP24))[[:space:]]+__sanitizer_cov_'; }
-	test -s "$b/scripts/gcc-plugins/kplug/kplug.so"
-	ok $? "$name: kbuild built its kplug.so"
+	check "$name: kbuild built its kplug.so" test -s "$b/scripts/gcc-plugins/kplug/kplug.so"
 	for o in fs/read_write.o kernel/fork.o; do
 		c=$(cmdof $o)
 		is "$(grep -o -- '-fplugin=[^ ]*kplug.so' <<<"$c" | wc -l)" 1 "$name: $o has one kplug flag"
-		grep -q -- '-fplugin-arg-kplug-default-enable=sancov' <<<"$c"
-		ok $? "$name: ... and kplug's sancov (CFLAGS_KCOV)"
+		check "$name: ... and kplug's sancov (CFLAGS_KCOV)" grep -q -- '-fplugin-arg-kplug-default-enable=sancov' <<<"$c"
 		ok $(($(pcsof $o) > 10 ? 0 : 1)) "$name: ... $(pcsof $o) sancov call sites"
 	done
-	kt_cyc_records "$name" "$arch" | grep -E '"file":"[^"]*fs/read_write.c".*"function":"ksys_read"' >/dev/null
-	ok $? "$name: embedded cyc_complexity records name fs/read_write.c:ksys_read"
+	# records_ksys_read: the build's embedded records name fs/read_write.c:ksys_read
+	records_ksys_read() {
+		kt_cyc_records "$name" "$arch" | grep -E '"file":"[^"]*fs/read_write.c".*"function":"ksys_read"' >/dev/null
+	}
+	check "$name: embedded cyc_complexity records name fs/read_write.c:ksys_read" records_ksys_read
 	c=$(cmdof kernel/kcov.o)
-	ok $([ "$(grep -o -- '-fplugin=[^ ]*kplug.so' <<<"$c" | wc -l)" = 1 ] &&
-		! grep -q -- 'kplug-permit=sancov' <<<"$c"; echo $?) \
-		"$name: kernel/kcov.o (KCOV_INSTRUMENT := n): kplug without sancov's permit"
+	check "$name: kernel/kcov.o (KCOV_INSTRUMENT := n): kplug without sancov's permit" \
+		kplug_without_permit "$c"
 	is "$(pcsof kernel/kcov.o)" 0 "$name: ... and no sancov call site"
 	c=$(cmdof "$vdso")
-	ok $([ -n "$c" ] && ! grep -qE -- '-fplugin=[^ ]*kplug.so|-fplugin-arg-kplug-' <<<"$c"; echo $?) \
-		"$name: vdso $vdso built without kplug flag or argument"
+	check "$name: vdso $vdso built without kplug flag or argument" no_kplug_flags "$c"
 	is "$(pcsof "$vdso")" 0 "$name: ... and no sancov call site"
 	is "$(grep -rl --include='*.cmd' -e '-fsanitize-coverage' "$b" | wc -l)" 0 \
 		"$name: no -fsanitize-coverage in any .cmd file"
@@ -291,8 +275,7 @@ if want arm64-6.12; then
 	KT_TARGETS=()
 	check_units arm64-6.12 arm64 $V
 	c=$(head -n 1 "$KOUT/arm64-6.12/arch/arm64/kernel/vdso/.vgettimeofday.o.cmd" 2>/dev/null)
-	ok $([ -n "$c" ] && ! grep -qE -- '-fplugin=[^ ]*kplug.so|-fplugin-arg-kplug-' <<<"$c"; echo $?) \
-		"arm64-6.12: the 64-bit vdso built without kplug flag or argument too"
+	check "arm64-6.12: the 64-bit vdso built without kplug flag or argument too" no_kplug_flags "$c"
 fi
 
 # --- x86_64, Linux 6.1: kbuild's own kplug.so and a few objects ---

@@ -42,28 +42,37 @@ recompile() {	# recompile OBJ NATIVE(0/1) OUT
 	(cd "$B" && $(kt_runner "$V") sh -c "$cmd -o $3")
 }
 
+# kcov_build VER: the kplug KCOV kernel of Linux VER (51-kernel-build.t's
+# cached build where there is one: kt_build says which)
+kcov_build() {
+	case $1 in
+	6.12)	kt_build_x86 ;;
+	7.2)	kt_build_x86_72 ;;
+	esac
+}
+# kcov_bzimage: $B has a bzImage, configured with CONFIG_KPLUG_SANCOV=y
+kcov_bzimage() { test -f "$B/arch/x86/boot/bzImage" && grep -qx 'CONFIG_KPLUG_SANCOV=y' "$B/.config"; }
+# compiled_both OBJ: OBJ compiled again as built ($W/kplug.o) and with
+# native trace-pc ($W/native.o)
+compiled_both() {
+	recompile "$1" 0 "$W/kplug.o" >"$W/cc.log" 2>&1 &&
+		recompile "$1" 1 "$W/native.o" >>"$W/cc.log" 2>&1
+}
+
 # kcov_kernel VER NAME: build (or reuse) the kernel, compare the read
 # path with native, boot it and check its trace.
 kcov_kernel() {
 V=$1 NAME=$2 B=$KOUT/$2 W=$WTOP/$2
 mkdir -p "$W"
-case $V in
-6.12)	kt_build_x86 ;;
-7.2)	kt_build_x86_72 ;;
-esac
-ok $? "$NAME: kplug KCOV kernel, Linux $V ($( ((KT_REUSED)) && echo 'cached build of 51-kernel-build.t' || echo built))"
-test -f "$B/arch/x86/boot/bzImage" && grep -qx 'CONFIG_KPLUG_SANCOV=y' "$B/.config"
-ok $? "$NAME: bzImage there, CONFIG_KPLUG_SANCOV=y"
+check "$NAME: kplug KCOV kernel, Linux $V" kcov_build "$V"
+check "$NAME: bzImage there, CONFIG_KPLUG_SANCOV=y" kcov_bzimage
 is "$(grep -rl --include='*.cmd' -e '-fsanitize-coverage' "$B" | wc -l)" 0 \
 	"$NAME: no -fsanitize-coverage in any .cmd file"
-grep -q -- '-fplugin-arg-kplug-default-enable=sancov' "$B/fs/.read_write.o.cmd"
-ok $? "$NAME: fs/read_write.o instrumented by kplug's sancov"
+check "$NAME: fs/read_write.o instrumented by kplug's sancov" grep -q -- '-fplugin-arg-kplug-default-enable=sancov' "$B/fs/.read_write.o.cmd"
 
 for o in fs/read_write.o fs/file.o fs/file_table.o; do
 	rm -f "$W/kplug.o" "$W/native.o"
-	recompile "$o" 0 "$W/kplug.o" >"$W/cc.log" 2>&1 &&
-		recompile "$o" 1 "$W/native.o" >>"$W/cc.log" 2>&1
-	ok $? "$NAME: $o: compiled again as built and with native -fsanitize-coverage=trace-pc"
+	check "$NAME: $o: compiled again as built and with native -fsanitize-coverage=trace-pc" compiled_both "$o"
 	per_function "$W/kplug.o" >"$W/fun-kplug.txt"
 	per_function "$W/native.o" >"$W/fun-native.txt"
 	ok $(($(wc -l <"$W/fun-native.txt") >= 3 ? 0 : 1)) \
@@ -74,14 +83,11 @@ for o in fs/read_write.o fs/file.o fs/file_table.o; do
 		"$NAME: $o: kplug's trace_pc call sites per function = native's"
 	cat "$W/fun-kplug.txt" >>"$W/fun-all.txt"
 done
-grep -qE '^(ksys_read|vfs_read) [0-9]+$' "$W/fun-all.txt"
-ok $? "$NAME: ksys_read/vfs_read among the functions compared"
+check "$NAME: ksys_read/vfs_read among the functions compared" grep -qE '^(ksys_read|vfs_read) [0-9]+$' "$W/fun-all.txt"
 
 # initramfs with the static /init.
-gcc -static -O2 -Wall -o "$W/init" "$TOP/tests/kernel/kcov-init.c"
-ok $? "$NAME: static /init built from tests/kernel/kcov-init.c"
-kt_initramfs "$B" "$W/initramfs.cpio" "$W/init"
-ok $? "$NAME: initramfs (usr/gen_init_cpio)"
+check "$NAME: static /init built from tests/kernel/kcov-init.c" gcc -static -O2 -Wall -o "$W/init" "$TOP/tests/kernel/kcov-init.c"
+check "$NAME: initramfs (usr/gen_init_cpio)" kt_initramfs "$B" "$W/initramfs.cpio" "$W/init"
 
 boot() { kt_boot "$1" "$W/initramfs.cpio" "$2"; }	# boot BUILD LOG
 
@@ -90,8 +96,7 @@ for kind in kplug; do
 	b=$B
 	t=$(date +%s)
 	boot "$b" "$W/serial-$kind.log"
-	grep -q '^KCOV-COUNT ' "$W/serial-$kind.log"
-	ok $? "$NAME booted, /init ran the kcov.rst example ($(($(date +%s) - t))s)"
+	check "$NAME booted, /init ran the kcov.rst example ($(($(date +%s) - t))s)" grep -q '^KCOV-COUNT ' "$W/serial-$kind.log"
 	grep '^KCOV-ERROR' "$W/serial-$kind.log" | diag_in
 	kt_retries "$W/serial-$kind.log"
 	sed -n 's/^KCOV-PC //p' "$W/serial-$kind.log" >"$W/pcs-$kind.txt"
@@ -104,10 +109,8 @@ for kind in kplug; do
 done
 
 ok $((COUNT[kplug] > 0 ? 0 : 1)) "$NAME: coverage came back (${COUNT[kplug]} PCs)"
-grep -q '^ksys_read+' "$W/syms-kplug.txt"
-ok $? "$NAME: PCs in ksys_read"
-grep -qE '^(__fdget_pos|fdget_pos|__fget_light|__fget_files|fdget)\+' "$W/syms-kplug.txt"
-ok $? "$NAME: PCs in the fd lookup (__fdget_pos/__fget_light)"
+check "$NAME: PCs in ksys_read" grep -q '^ksys_read+' "$W/syms-kplug.txt"
+check "$NAME: PCs in the fd lookup (__fdget_pos/__fget_light)" grep -qE '^(__fdget_pos|fdget_pos|__fget_light|__fget_files|fdget)\+' "$W/syms-kplug.txt"
 grep -vE "$KT_READ_PATH" "$W/syms-kplug.txt" >"$W/off-path.txt"
 ok "$(wc -l <"$W/off-path.txt")" "$NAME: every PC lies in the read path"
 diag_in <"$W/off-path.txt"

@@ -21,8 +21,7 @@ if quick; then
 fi
 
 NAME=$KT_X86
-kt_build_x86
-ok $? "$NAME: kernel built with kplug-test/paths.ini"
+check "$NAME: kernel built with kplug-test/paths.ini" kt_build_x86
 B=$KOUT/$NAME
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -64,8 +63,7 @@ is "$(sum_sites "$CMP" "${FS[@]}")" 0 "[sancov] trace = pc wins over kbuild's de
 n=$(sites "$B/kernel/fork.o" "$CMP")
 ok $((n > 10 ? 0 : 1)) "[path:kernel/*] sancov-trace = pc, cmp: kernel/fork.o has $n comparison call sites"
 
-kt_check $NAME x86_64
-ok $? "$NAME: build checker ran"
+check "$NAME: build checker ran" kt_check $NAME x86_64
 ok $(($(chk kcovn) > 5 ? 0 : 1)) "$NAME: $(chk kcovn) KCOV_INSTRUMENT := n objects"
 is "$(chk kcovn_inst)/$(chk kcovn_calls)" 0/0 \
 	"none of them is instrumented although the profile's [kplug] enables sancov everywhere"
@@ -82,10 +80,11 @@ other_low=$(awk '$2 !~ /(^|\/)fs\// && $1 < 15' "$R" | wc -l)
 ok $((fs_lines > 20 ? 0 : 1)) "report (embedded records): $fs_lines records for fs/"
 is "$fs_low" 0 "[path:fs/*] cyc_complexity-min = 15 wins over kbuild's default min 0: no fs/ record below 15"
 ok $((other_low > 1000 ? 0 : 1)) "elsewhere the default min 0 holds: $other_low records below 15"
-test ! -e "$B/kplug-cyc_complexity.txt"
-ok $? "no report file: KPLUG_CYC_COMPLEXITY embeds the records"
-grep -q ' LD  *vmlinux$' "$B/build-full.log" && ! grep -q 'orphan' "$B/build-full.log"
-ok $? "no orphan-section warning in the log of the whole build, vmlinux link included (6.12 links with LD_ORPHAN_WARN)"
+check "no report file: KPLUG_CYC_COMPLEXITY embeds the records" test ! -e "$B/kplug-cyc_complexity.txt"
+# linked_without_orphans LOG: LOG has the vmlinux link and no orphan warning
+linked_without_orphans() { grep -q ' LD  *vmlinux$' "$1" && ! grep -q 'orphan' "$1"; }
+check "no orphan-section warning in the log of the whole build, vmlinux link included (6.12 links with LD_ORPHAN_WARN)" \
+	linked_without_orphans "$B/build-full.log"
 
 # --- single objects from their saved command lines ---------------------------
 # kcmd OBJ: the compile command of OBJ, with its outputs (object, dep
@@ -108,8 +107,7 @@ kcompile() {	# kcompile OBJ SED...: compile in $B into $T/obj.o, stderr in $T/er
 # compiles load a copy without it, and name another profile, if any, with
 # -fplugin-arg-kplug-config.
 mkdir -p "$T/plain"
-objcopy --remove-section .kplug.profile "$B/scripts/gcc-plugins/kplug/kplug.so" "$T/plain/kplug.so"
-ok $? "kplug.so without its embedded profile"
+check "kplug.so without its embedded profile" objcopy --remove-section .kplug.profile "$B/scripts/gcc-plugins/kplug/kplug.so" "$T/plain/kplug.so"
 PLUGIN_ARG="-fplugin=[^ ]*kplug.so"
 profile() { echo "s|$PLUGIN_ARG|-fplugin=$T/plain/kplug.so -fplugin-arg-kplug-config=$1|"; }
 no_profile="s|$PLUGIN_ARG|-fplugin=$T/plain/kplug.so|"
@@ -124,19 +122,18 @@ ok $((n > 0 ? 0 : 1)) "... and $n comparison call sites (kbuild's default trace 
 
 # KCOV_ENABLE_COMPARISONS=n: Makefile.kplug limits trace to pc ...
 make -C "$SRC" O="$B" ARCH=x86_64 -n V=1 CONFIG_KCOV_ENABLE_COMPARISONS= fs/read_write.o >"$T/dry" 2>&1
-grep -q -- '-fplugin-arg-kplug-limit-sancov-trace=pc -' "$T/dry"
-ok $? "without KCOV_ENABLE_COMPARISONS, CFLAGS_KCOV limits sancov-trace to pc"
-grep -q -- '-fplugin-arg-kplug-limit-sancov-trace=pc,cmp' "$T/dry"
-ok $((! $?)) "... and no longer allows cmp"
+check "without KCOV_ENABLE_COMPARISONS, CFLAGS_KCOV limits sancov-trace to pc" grep -q -- '-fplugin-arg-kplug-limit-sancov-trace=pc -' "$T/dry"
+check_exit 1 "... and no longer allows cmp" grep -q -- '-fplugin-arg-kplug-limit-sancov-trace=pc,cmp' "$T/dry"
 # ... and a profile asking for cmp stops the compile with one line.
 nocmp='s/sancov-trace=pc,cmp/sancov-trace=pc/g'
-kcompile fs/read_write.o "$(profile "$SRC/kplug-test/cmp.ini")" "$nocmp"
-ok $(($? != 0 ? 0 : 1)) "trace = pc, cmp without the kernel's comparison callbacks fails the compile"
+# kcompile_fails OBJ SED...: kcompile OBJ fails (whatever status the kbuild command line gives)
+kcompile_fails() { ! kcompile "$@"; }
+check "trace = pc, cmp without the kernel's comparison callbacks fails the compile" \
+	kcompile_fails fs/read_write.o "$(profile "$SRC/kplug-test/cmp.ini")" "$nocmp"
 is "$(wc -l <"$T/err")/$(sed 's/^[^ ]*: error: //' "$T/err")" \
 	"1/kplug: $SRC/kplug-test/cmp.ini:4: 'cmp' for 'sancov-trace' is not allowed in this build (-fplugin-arg-kplug-limit-sancov-trace=pc)" \
 	"... with one error line naming the profile line"
-kcompile fs/read_write.o "$(profile "$SRC/kplug-test/paths.ini")" "$nocmp"
-ok $? "paths.ini (trace = pc) compiles without comparisons"
+check "paths.ini (trace = pc) compiles without comparisons" kcompile fs/read_write.o "$(profile "$SRC/kplug-test/paths.ini")" "$nocmp"
 
 # Quiet: a successful compile through kbuild prints nothing on stderr
 # (icecream recompiles locally whenever a remote compile does).
@@ -147,14 +144,14 @@ done
 is "$quiet" 9 "9 objects compiled from their kbuild command lines, not a byte on stderr"
 
 # --- the shipped profiles, object by object -----------------------------------
-mkdir -p "$SRC/kplug-shipped" && cp "$TOP"/config/*.ini "$SRC/kplug-shipped/"
-ok $? "shipped profiles copied into the tree"
+# copy_shipped: config/*.ini copied into $SRC/kplug-shipped
+copy_shipped() { mkdir -p "$SRC/kplug-shipped" && cp "$TOP"/config/*.ini "$SRC/kplug-shipped/"; }
+check "shipped profiles copied into the tree" copy_shipped
 
 # kcov-fuzzing.ini: pc+cmp everywhere, pc only in mm/, nothing in lib/.
 fuzz=$(profile "$SRC/kplug-shipped/kcov-fuzzing.ini")
 for o in fs/read_write.o kernel/fork.o; do
-	kcompile $o "$fuzz"
-	ok $? "kcov-fuzzing.ini: $o compiles"
+	check "kcov-fuzzing.ini: $o compiles" kcompile $o "$fuzz"
 	ok $(($(sites "$T/obj.o" "$PC") > 0 && $(sites "$T/obj.o" "$CMP") > 0 ? 0 : 1)) \
 		"kcov-fuzzing.ini: $o traces pc and comparisons"
 done
@@ -175,15 +172,12 @@ ok $((m > 0 ? 0 : 1)) "... which get $m call sites without the profile"
 if [ -e "$B/kplug-complexity.jsonl" ]; then
 	ok 1 "$B/kplug-complexity.jsonl exists before the test"
 else
-	kcompile fs/read_write.o "$(profile "$SRC/kplug-shipped/complexity-survey.ini")"
-	ok $? "complexity-survey.ini: fs/read_write.o compiles"
+	check "complexity-survey.ini: fs/read_write.o compiles" kcompile fs/read_write.o "$(profile "$SRC/kplug-shipped/complexity-survey.ini")"
 	mv "$B/kplug-complexity.jsonl" "$T/survey.jsonl" 2>/dev/null
 	n=$(wc -l <"$T/survey.jsonl" 2>/dev/null || echo 0)
 	ok $((n > 20 ? 0 : 1)) "complexity-survey.ini: $n JSON Lines records in kplug-complexity.jsonl"
-	python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/survey.jsonl"
-	ok $? "... each a JSON object"
-	grep -q '"ksys_read"' "$T/survey.jsonl"
-	ok $? "... ksys_read among them"
+	check "... each a JSON object" python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/survey.jsonl"
+	check "... ksys_read among them" grep -q '"ksys_read"' "$T/survey.jsonl"
 	objcopy --dump-section .kplug.cyc="$T/emb" "$T/obj.o" /dev/null 2>/dev/null
 	is "$(wc -l <"$T/emb" 2>/dev/null)" "$n" "... and kbuild's default embed = on still puts the same records into the object"
 fi
@@ -192,13 +186,12 @@ fi
 read -r M file fn < <(awk '$1 >= 60 && $2 !~ /drivers\// && $2 ~ /\.c$/ { print; exit }' "$R")
 if [ -n "${fn:-}" ]; then
 	obj=${file#"$SRC"/}; obj=${obj#../}; obj=${obj%.c}.o
-	kcompile "$obj" "$(profile "$SRC/kplug-shipped/ci-gate.ini")"
-	ok $? "ci-gate.ini: $obj compiles (severity = warning)"
+	check "ci-gate.ini: $obj compiles (severity = warning)" kcompile "$obj" "$(profile "$SRC/kplug-shipped/ci-gate.ini")"
 	# (GCC quotes the name with ' or with typographic quotes, by locale)
-	grep -q "warning: kplug: function [^ ]*$fn[^ ]* has cyclomatic complexity $M (>= 60)" "$T/err"
-	ok $? "ci-gate.ini: warns at $fn (M = $M)"
+	check "ci-gate.ini: warns at $fn (M = $M)" \
+		grep -q "warning: kplug: function [^ ]*$fn[^ ]* has cyclomatic complexity $M (>= 60)" "$T/err"
 	kcompile "$obj"
-	ok $([ ! -s "$T/err" ]; echo $?) "... which paths.ini compiles without a word on stderr"
+	check "... which paths.ini compiles without a word on stderr" test ! -s "$T/err"
 else
 	skip "no function with M >= 60 outside drivers/ in this build"
 fi

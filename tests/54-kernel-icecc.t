@@ -65,8 +65,7 @@ stat_of() { ccache --print-stats | awk -v k="$1" '$1 == k { print $2 }'; }
 check_same() {
 	local name=$1 what=$2 n o differ=0 first= with_code=0
 	kplug_objs "$name" >"$T/$name.objs"
-	cmp -s "$T/$name.objs" "$T/ref.objs"
-	ok $? "$what: the same $(wc -l <"$T/ref.objs") kplug objects as the local build"
+	check "$what: the same $(wc -l <"$T/ref.objs") kplug objects as the local build" cmp -s "$T/$name.objs" "$T/ref.objs"
 	while read -r o; do
 		code_of "$name" "$o" >"$T/a.code"
 		code_of "$REF" "$o" >"$T/b.code"
@@ -81,8 +80,7 @@ check_same() {
 	records "$name" >"$T/$name.records"
 	n=$(wc -l <"$T/$name.records")
 	ok $((n > 5000 ? 0 : 1)) "$what: $n cyc_complexity records collected from the objects"
-	cmp -s "$T/$name.records" "$T/ref.records"
-	ok $? "$what: the same records as the local build's ($(wc -l <"$T/ref.records"))"
+	check "$what: the same records as the local build's ($(wc -l <"$T/ref.records"))" cmp -s "$T/$name.records" "$T/ref.records"
 }
 
 T=$(mktemp -d "$OUT/k54.XXXXXX")
@@ -99,17 +97,16 @@ ICE_TOP=$(mktemp -d /tmp/kplug-icecc.XXXXXX) && chmod 755 "$ICE_TOP"
 ICE=$ICE_TOP/ice
 trap '"$NET" stop "$ICE"; rm -rf "$T" "$ICE_TOP"' EXIT
 
-kt_build_x86
-ok $? "$REF: the local build (reused: $KT_REUSED)"
+check "$REF: the local build" kt_build_x86
 kplug_objs $REF >"$T/ref.objs"
 ok $(($(wc -l <"$T/ref.objs") > 150 ? 0 : 1)) "$REF: $(wc -l <"$T/ref.objs") kplug objects in $DIRS"
-code_of $REF fs/read_write.o | grep -q '__sanitizer_cov_trace_pc'
-ok $? "$REF: code_of reads code with relocations (fs/read_write.o calls trace_pc)"
+# calls_trace_pc NAME OBJ: code_of shows OBJ of build NAME calling trace_pc
+calls_trace_pc() { code_of "$1" "$2" | grep -q '__sanitizer_cov_trace_pc'; }
+check "$REF: code_of reads code with relocations (fs/read_write.o calls trace_pc)" calls_trace_pc $REF fs/read_write.o
 records $REF >"$T/ref.records"
 ok $(($(wc -l <"$T/ref.records") > 5000 ? 0 : 1)) "$REF: $(wc -l <"$T/ref.records") records collected"
 
-"$NET" start "$ICE"
-ok $? "icecream cluster started"
+check "icecream cluster started" "$NET" start "$ICE"
 
 # 1. cold ccache, through icecream.  Always a real build: the icecream log
 # belongs to this run.
@@ -126,8 +123,7 @@ KT_MAKE_VARS=(CC="ccache gcc")
 kt_forget $NAME
 "$NET" mark "$ICE"
 KT_TARGETS=($(printf '%s/ ' $DIRS))
-kt_build_x86 $NAME
-ok $? "$NAME: $DIRS built with CC=\"ccache gcc\", CCACHE_PREFIX=icecc"
+check "$NAME: $DIRS built with CC=\"ccache gcc\", CCACHE_PREFIX=icecc" kt_build_x86 $NAME
 COLD_SECONDS=$KT_SECONDS
 counts=$("$NET" count "$ICE")
 diag "cold build: ${COLD_SECONDS}s wall; icecream: $counts; ccache: $(stat_of cache_miss) misses"
@@ -139,14 +135,11 @@ ok $((objs > 150 && remote >= objs ? 0 : 1)) "icecream: $remote remote jobs for 
 check_same $NAME "cold (icecream)"
 
 # 2. make clean, then the same build with a warm cache.
-kt_make $NAME x86_64 clean
-ok $? "make clean"
-[ ! -e "$KOUT/$NAME/fs/read_write.o" ]
-ok $? "... removed the objects"
+check "make clean" kt_make $NAME x86_64 clean
+check "... removed the objects" test ! -e "$KOUT/$NAME/fs/read_write.o"
 ccache -z >/dev/null
 "$NET" mark "$ICE"
-kt_make $NAME x86_64 "${KT_TARGETS[@]}"
-ok $? "warm rebuild"
+check "warm rebuild" kt_make $NAME x86_64 "${KT_TARGETS[@]}"
 WARM_SECONDS=$KT_SECONDS
 hits=$(($(stat_of direct_cache_hit) + $(stat_of preprocessed_cache_hit)))
 misses=$(stat_of cache_miss)
@@ -166,11 +159,13 @@ UNITS="fs/read_write.o kernel/exit.o lib/string.o mm/filemap.o"
 rm -rf "$INSIDE" && mkdir -p "$INSIDE" && cp "$KOUT/$REF/.config" "$INSIDE/.config"
 export CCACHE_DIR=$T/ccache-inside	# cold: every unit compiled
 "$NET" mark "$ICE"
-"$NET" run "$ICE" make -C "$SRC" O="$INSIDE" ARCH=x86_64 CC="ccache gcc" olddefconfig >"$T/inside.log" 2>&1 &&
-	"$NET" run "$ICE" make -C "$SRC" O="$INSIDE" ARCH=x86_64 CC="ccache gcc" -j2 $UNITS >>"$T/inside.log" 2>&1
-ok $? "O=\$SRC/kplug-o-inside (srctree ..): $UNITS built through icecream" || tail -5 "$T/inside.log" | diag_in
-grep -q -- '-fplugin-arg-kplug-root=\.\. ' "$INSIDE/fs/.read_write.o.cmd"
-ok $? "... with root=.. (relative, as kbuild's srctree)"
+# build_inside: $UNITS configured and built through icecream in $INSIDE, logged to $T/inside.log
+build_inside() {
+	"$NET" run "$ICE" make -C "$SRC" O="$INSIDE" ARCH=x86_64 CC="ccache gcc" olddefconfig >"$T/inside.log" 2>&1 &&
+		"$NET" run "$ICE" make -C "$SRC" O="$INSIDE" ARCH=x86_64 CC="ccache gcc" -j2 $UNITS >>"$T/inside.log" 2>&1
+}
+check "O=\$SRC/kplug-o-inside (srctree ..): $UNITS built through icecream" build_inside || tail -5 "$T/inside.log" | diag_in
+check "... with root=.. (relative, as kbuild's srctree)" grep -q -- '-fplugin-arg-kplug-root=\.\. ' "$INSIDE/fs/.read_write.o.cmd"
 counts=$("$NET" count "$ICE")
 diag "O= inside the tree: icecream: $counts"
 is "$(sed -n 's/.* \(local=[0-9]*\).*/\1/p' <<<"$counts")" local=0 "... no C object compiled locally"

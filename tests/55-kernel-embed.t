@@ -19,8 +19,7 @@ if quick; then
 fi
 
 NAME=$KT_X86
-kt_build_x86
-ok $? "$NAME: kernel ($( ((KT_REUSED)) && echo cached || echo built))"
+check "$NAME: kernel" kt_build_x86
 B=$KOUT/$NAME
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -71,8 +70,8 @@ done
 is "$((with_sec + no_rec))/$without_sec" "$n/$n" "embed=on objects carry .kplug.cyc ($with_sec; $no_rec have no record), embed=off ones do not"
 ok $((with_sec * 2 > n ? 0 : 1)) "most sampled objects have records ($with_sec of $n)"
 is "$same" "$n" "without .kplug.cyc, each embed=on object is byte-identical to its embed=off twin"
-readelf -S "$B/vmlinux" | grep -q '\.kplug\.cyc'
-is $? 1 "vmlinux has no .kplug.cyc section"
-readelf -S "$B/vmlinux.o" | grep -q '\.kplug\.cyc'
-ok $? "vmlinux.o (ld -r) still carries the records"
+# has_kplug_section FILE: readelf lists a .kplug.cyc section in FILE
+has_kplug_section() { readelf -S "$1" | grep -q '\.kplug\.cyc'; }
+check_exit 1 "vmlinux has no .kplug.cyc section" has_kplug_section "$B/vmlinux"
+check "vmlinux.o (ld -r) still carries the records" has_kplug_section "$B/vmlinux.o"
 done_testing

@@ -22,18 +22,20 @@ U=$KOUT/$NAME
 BASE=$KOUT/$KT_X86_72
 
 # ---- the two kernels ----
-kt_build_x86_72
-ok $? "trace-pc kernel $KT_X86_72 ($( ((KT_REUSED)) && echo 'cached build' || echo "built in ${KT_SECONDS}s"))"
+# (kt_build says whether it reused a cached build or how long it took)
+check "trace-pc kernel $KT_X86_72" kt_build_x86_72
 # shellcheck disable=SC2086
-kt_build_unique
-ok $? "KPLUG_KCOV_UNIQUE kernel $NAME ($( ((KT_REUSED)) && echo 'cached build' || echo "built in ${KT_SECONDS}s"))"
+check "KPLUG_KCOV_UNIQUE kernel $NAME" kt_build_unique
 
 # ---- what the build did ----
 cmd=$U/fs/.read_write.o.cmd
-grep -qE -- '-fplugin-arg-kplug-default-sancov-trace=pc-guard[ ,]' "$cmd" &&
-	grep -q -- '-fplugin-arg-kplug-sancov-ctors=off' "$cmd" &&
-	grep -q -- '-fplugin-arg-kplug-sancov-bss=on' "$cmd"
-ok $? "fs/read_write.o: kplug's sancov with trace=pc-guard, ctors=off, bss=on"
+# unique_flags CMDFILE: the object was compiled with trace=pc-guard, ctors=off, bss=on
+unique_flags() {
+	grep -qE -- '-fplugin-arg-kplug-default-sancov-trace=pc-guard[ ,]' "$1" &&
+		grep -q -- '-fplugin-arg-kplug-sancov-ctors=off' "$1" &&
+		grep -q -- '-fplugin-arg-kplug-sancov-bss=on' "$1"
+}
+check "fs/read_write.o: kplug's sancov with trace=pc-guard, ctors=off, bss=on" unique_flags "$cmd"
 calls() {	# calls OBJ CALLBACK: call sites of CALLBACK (relocations)
 	objdump -dr "$1" | grep -cE "R_X86_64_\w+\s+$2(-0x4)?\$"
 }
@@ -42,20 +44,21 @@ n_guard=$(calls "$o" __sanitizer_cov_trace_pc_guard)
 n_pc=$(calls "$o" __sanitizer_cov_trace_pc)
 ok $((n_guard > 0 && n_pc == 0 ? 0 : 1)) \
 	"fs/read_write.o: $n_guard guard call sites, $n_pc trace_pc call sites"
-readelf -SW "$o" | grep -qE '__sancov_guards +NOBITS' && ! readelf -SW "$o" | grep -q init_array
-ok $? "fs/read_write.o: guards in a NOBITS __sancov_guards, no constructor"
+# nobits_guards OBJ: OBJ's guards are in a NOBITS __sancov_guards, and OBJ has no constructor
+nobits_guards() { readelf -SW "$1" | grep -qE '__sancov_guards +NOBITS' && ! readelf -SW "$1" | grep -q init_array; }
+check "fs/read_write.o: guards in a NOBITS __sancov_guards, no constructor" nobits_guards "$o"
 g_obj=$(readelf -SW "$U/vmlinux.o" | perl -ne 'print hex($1) if /__sancov_guards\s+\S+\s+\S+\s+\S+\s+(\S+)/')
 sym() { nm "$1" | awk -v s="$2" '$3 == s { print $1 }'; }
 g_start=$(sym "$U/vmlinux" __start___sancov_guards)
 g_stop=$(sym "$U/vmlinux" __stop___sancov_guards)
 g_len=$((0x${g_stop:-0} - 0x${g_start:-0}))
 is "$g_len" "${g_obj:-none}" "vmlinux: the guards of vmlinux.o ($g_len bytes, $((g_len / 4)) points) are in one range"
-! readelf -SW "$U/vmlinux" | grep -q __sancov_guards && readelf -SW "$U/vmlinux" | grep -qE ' \.bss +NOBITS'
-ok $? "vmlinux: no __sancov_guards section left, .bss still NOBITS"
-perl -e 'exit !(hex($ARGV[0]) <= hex($ARGV[2]) && hex($ARGV[2]) <= hex($ARGV[1]) &&
+# guards_merged FILE: FILE has no __sancov_guards section, and a NOBITS .bss
+guards_merged() { ! readelf -SW "$1" | grep -q __sancov_guards && readelf -SW "$1" | grep -qE ' \.bss +NOBITS'; }
+check "vmlinux: no __sancov_guards section left, .bss still NOBITS" guards_merged "$U/vmlinux"
+check "vmlinux: the guards lie between __bss_start and __bss_stop" perl -e 'exit !(hex($ARGV[0]) <= hex($ARGV[2]) && hex($ARGV[2]) <= hex($ARGV[1]) &&
 	hex($ARGV[0]) <= hex($ARGV[3]) && hex($ARGV[3]) <= hex($ARGV[1]))' \
 	"$(sym "$U/vmlinux" __bss_start)" "$(sym "$U/vmlinux" __bss_stop)" "$g_start" "$g_stop"
-ok $? "vmlinux: the guards lie between __bss_start and __bss_stop"
 guard_warnings='warning:.*(__sancov_guards|__sanitizer_cov_trace_pc_guard|changed to PROGBITS)'
 grep -iE "$guard_warnings" "$U/build-full.log" | head -3 | diag_in
 is "$(grep -ciE "$guard_warnings" "$U/build-full.log")" 0 \
@@ -90,40 +93,43 @@ diag "cost: .bss: guards $g_len bytes ($((g_len / 4)) points); section trace-pc 
 # ---- pruning (sancov-prune) combines with it ----
 # fs/read_write.o compiled again from its .cmd line (up to the source file:
 # no objtool) with pruning turned off, by the kernel's compiler.
-prune_cmd=$(perl "$TOP/tests/kernel/kbuild-cmd.pl" "$U" fs/read_write.o) &&
-	(cd "$U" && $(kt_runner 7.2) sh -c "$prune_cmd -fplugin-arg-kplug-sancov-prune=off -o $W/unpruned.o")
-ok $? "fs/read_write.o compiled again with sancov-prune=off"
-grep -q -- '-fplugin-arg-kplug-default-sancov-prune=min ' "$cmd"
-ok $? "fs/read_write.o: the kernel's build pruned it (default-sancov-prune=min)"
+# compile_unpruned: fs/read_write.o of $U compiled again into $W/unpruned.o, sancov-prune=off
+compile_unpruned() {
+	local prune_cmd
+	prune_cmd=$(perl "$TOP/tests/kernel/kbuild-cmd.pl" "$U" fs/read_write.o) &&
+		(cd "$U" && $(kt_runner 7.2) sh -c "$prune_cmd -fplugin-arg-kplug-sancov-prune=off -o $W/unpruned.o")
+}
+check "fs/read_write.o compiled again with sancov-prune=off" compile_unpruned
+check "fs/read_write.o: the kernel's build pruned it (default-sancov-prune=min)" grep -q -- '-fplugin-arg-kplug-default-sancov-prune=min ' "$cmd"
 p_len=$(secsize "$o" __sancov_guards)
 f_len=$(secsize "$W/unpruned.o" __sancov_guards)
 ok $((p_len > 0 && p_len < f_len ? 0 : 1)) "pruned fs/read_write.o: $((p_len / 4)) guards instead of $((f_len / 4))"
-readelf -SW "$o" | grep -qE '__sancov_guards +NOBITS' && ! readelf -SW "$o" | grep -q init_array
-ok $? "pruned fs/read_write.o: guards still NOBITS, no constructor"
+check "pruned fs/read_write.o: guards still NOBITS, no constructor" nobits_guards "$o"
 
 # ---- a module built M= ----
 cp -r "$TOP/tests/kernel/kcovmod" "$W/kcovmod"
-SRC=$(kt_tree 7.2) && kt_make "$NAME" x86_64 M="$W/kcovmod" modules
-ok $? "kcovmod.ko built with M= against $NAME"
+# build_kcovmod: kcovmod.ko built with M= in $W/kcovmod against the kernel $NAME (sets SRC)
+build_kcovmod() { SRC=$(kt_tree 7.2) && kt_make "$NAME" x86_64 M="$W/kcovmod" modules; }
+check "kcovmod.ko built with M= against $NAME" build_kcovmod
 KO=$W/kcovmod/kcovmod.ko
 m_guard=$(calls "$KO" __sanitizer_cov_trace_pc_guard)
 ok $((m_guard > 0 ? 0 : 1)) "kcovmod.ko: $m_guard guard call sites"
-! readelf -SW "$KO" | grep -qE '__sancov_guards|init_array' &&
-	readelf -SW "$KO" | grep -qE ' \.bss +NOBITS'
-ok $? "kcovmod.ko: the guards merged into a NOBITS .bss, no constructor"
+# guards_in_bss KO: KO has neither __sancov_guards nor a constructor, and a NOBITS .bss
+guards_in_bss() {
+	! readelf -SW "$1" | grep -qE '__sancov_guards|init_array' &&
+		readelf -SW "$1" | grep -qE ' \.bss +NOBITS'
+}
+check "kcovmod.ko: the guards merged into a NOBITS .bss, no constructor" guards_in_bss "$KO"
 m_obj=$(secsize "$W/kcovmod/kcovmod.o" __sancov_guards)
 m_bss=$(secsize "$KO" .bss)
 ok $((m_obj > 0 && m_bss >= m_obj ? 0 : 1)) "kcovmod.ko: .bss ($m_bss bytes) holds the $m_obj bytes of guards"
 
 # ---- the boot ----
-gcc -static -O2 -Wall -I"$TOP/tests/kernel" -o "$W/init" "$TOP/tests/kernel/kcov-unique.c"
-ok $? "static /init built from tests/kernel/kcov-unique.c"
-kt_initramfs "$U" "$W/initramfs.cpio" "$W/init" "$KO"
-ok $? "initramfs with /init and kcovmod.ko"
+check "static /init built from tests/kernel/kcov-unique.c" gcc -static -O2 -Wall -I"$TOP/tests/kernel" -o "$W/init" "$TOP/tests/kernel/kcov-unique.c"
+check "initramfs with /init and kcovmod.ko" kt_initramfs "$U" "$W/initramfs.cpio" "$W/init" "$KO"
 t=$(date +%s)
 kt_boot "$U" "$W/initramfs.cpio" "$W/serial.log" nokaslr
-grep -q '^KCOV-DONE' "$W/serial.log"
-ok $? "booted, /init ran every session ($(($(date +%s) - t))s)"
+check "booted, /init ran every session ($(($(date +%s) - t))s)" grep -q '^KCOV-DONE' "$W/serial.log"
 kt_retries "$W/serial.log"
 grep -E '^KCOV-ERROR|BUG|WARNING|Oops' "$W/serial.log" | head -5 | diag_in
 is "$(grep -cE '^KCOV-ERROR|BUG:|WARNING:|Oops' "$W/serial.log")" 0 "no KCOV-ERROR, BUG, WARNING or Oops on the console"
@@ -179,8 +185,9 @@ modpcs() {	# modpcs SESSION: "function count" of the module's PCs
 modpcs modtrace >"$W/mod-trace.txt"
 modpcs modunique >"$W/mod-unique.txt"
 diag "modtrace: $(paste -sd' ' "$W/mod-trace.txt")"
-grep -qE '^kcovmod_work[.+]' "$W/mod-trace.txt" && grep -q '^kcovmod_read+' "$W/mod-trace.txt"
-ok $? "modtrace: PCs in kcovmod_work and kcovmod_read"
+# work_and_read PCS: the symbolized PCS hit kcovmod_work and kcovmod_read
+work_and_read() { grep -qE '^kcovmod_work[.+]' "$1" && grep -q '^kcovmod_read+' "$1"; }
+check "modtrace: PCs in kcovmod_work and kcovmod_read" work_and_read "$W/mod-trace.txt"
 ok "$(awk '$2 < 10 { n++ } END { print n + 0 }' "$W/mod-trace.txt")" \
 	"modtrace: every module PC at least 10 times (10 reads)"
 is "$(awk '{ print $2 }' "$W/mod-unique.txt" | sort -u | xargs)/$(awk '{ print $1 }' "$W/mod-unique.txt" | xargs)" \
@@ -197,10 +204,13 @@ diag "PCs recorded for 10 reads of the module's file: trace-pc $(count modtrace)
 # stops when kbuild reaches kplug's directory, before compiling anything.
 BAD=$KOUT/arm64-6.12-unique-bad
 rm -rf "$BAD"
-# shellcheck disable=SC2086
-kt_configure arm64-6.12-unique-bad 6.12 arm64 $KT_KPLUG KPLUG_KCOV_UNIQUE=y &&
-	! kt_make arm64-6.12-unique-bad arm64 scripts 2>/dev/null
-ok $? "arm64 with KPLUG_KCOV_UNIQUE=y: the build stops"
+# unique_stops_arm64: configured for arm64 with KPLUG_KCOV_UNIQUE=y, the build fails
+unique_stops_arm64() {
+	# shellcheck disable=SC2086
+	kt_configure arm64-6.12-unique-bad 6.12 arm64 $KT_KPLUG KPLUG_KCOV_UNIQUE=y &&
+		! kt_make arm64-6.12-unique-bad arm64 scripts 2>/dev/null
+}
+check "arm64 with KPLUG_KCOV_UNIQUE=y: the build stops" unique_stops_arm64
 is "$(grep -o 'kplug: CONFIG_KPLUG_KCOV_UNIQUE.*' "$BAD/build.log")" \
 	"kplug: CONFIG_KPLUG_KCOV_UNIQUE needs x86_64 and Linux 6.12 or 7.2 (this is arm64, Linux 6.12): turn it off.  Stop." \
 	"arm64: one line naming the option"

@@ -27,8 +27,7 @@ kernel_parity() {
 	run=()
 	[ "$suite" = host ] || run=("$TOP/tools/toolchain-chroot" run "$suite")
 	so=$(kplug_so_path "$cc")
-	"${run[@]}" make -s -C "$TOP" CC="$cc" KPLUG_SO="$so" plugin >"$W/make-$cc.log" 2>&1
-	ok $? "$cc: kplug.so built ($so)"
+	check "$cc: kplug.so built ($so)" "${run[@]}" make -s -C "$TOP" CC="$cc" KPLUG_SO="$so" plugin >"$W/make-$cc.log" 2>&1
 	out=$("${run[@]}" env PARITY_KBUILD_DIR="$KOUT/$build" PARITY_KFLAGS="${PARITY_KFLAGS:-}" \
 		bash "$TOP/tests/sancov/parity.sh" "$cc" "$so" -O2 "$W/$cc" $UNITS 2>&1)
 	rc=$?
@@ -42,19 +41,24 @@ kernel_parity() {
 
 # the builds, each once (51 made them: cached)
 built=
-build_once() {	# build_once VER
-	case " $built " in *" $1 "*) return 0 ;; esac
-	built="$built $1"
+# build_x86 VER: the x86_64 kernel of Linux VER (kt_build says whether
+# it reused the cached build or how long it took)
+build_x86() {
 	case $1 in
 	6.12)	kt_build_x86 ;;
 	7.2)	kt_build_x86_72 ;;
 	esac
-	ok $? "Linux $1: x86_64 build ($( ((KT_REUSED)) && echo 'cached' || echo "built in ${KT_SECONDS}s"))"
+}
+build_once() {	# build_once VER
+	case " $built " in *" $1 "*) return 0 ;; esac
+	built="$built $1"
+	check "Linux $1: x86_64 build" build_x86 "$1"
 }
 
 for cc in ${KPLUG_COMPILERS:-gcc gcc-11 gcc-13 gcc-14 gcc-15 gcc-16}; do
+	# (toolchain-chroot suite prints nothing where it fails)
 	suite=$("$TOP/tools/toolchain-chroot" suite "$cc")
-	ok $? "$cc: found (${suite:-nowhere})" || continue
+	check "$cc: found (${suite:-nowhere})" test -n "$suite" || continue
 	case $suite in
 	host)	build_once 6.12 && kernel_parity "$cc" host 6.12 "$KT_X86" ;;
 	*)	build_once 7.2 && kernel_parity "$cc" "$suite" 7.2 "$KT_X86_72" ;;
@@ -64,6 +68,5 @@ done
 # The check can fail: kplug tracing less than native is caught.
 build_once 7.2
 out=$(PARITY_KFLAGS=-fplugin-arg-kplug-sancov-trace=pc kernel_parity gcc-14 trixie 7.2 "$KT_X86_72" 2>&1)
-grep -q '^not ok .*every function has native' <<<"$out"
-ok $? "self-check: kplug with trace=pc only differs from native on the units"
+check "self-check: kplug with trace=pc only differs from native on the units" grep -q '^not ok .*every function has native' <<<"$out"
 done_testing

@@ -49,8 +49,7 @@ run_sample() {	# NAME CC PLUGIN SAMPLE [SUITE: run in that chroot]
 	local log=$OUT/torture-$1.log start secs in=()
 	[ -z "${5:-}" ] || in=("$TOP/tools/toolchain-chroot" run "$5")
 	start=$(date +%s)
-	"${in[@]}" bash "$TOP/tests/torture.sh" --cc "$2" --plugin "$3" --sample "$4" --seed 1 >"$log" 2>&1
-	ok $? "$1: torture sample of $4 files per level, zero ICE, zero compare-debug and kplug-only failures"
+	check "$1: torture sample of $4 files per level, zero ICE, zero compare-debug and kplug-only failures" "${in[@]}" bash "$TOP/tests/torture.sh" --cc "$2" --plugin "$3" --sample "$4" --seed 1 >"$log" 2>&1
 	secs=$(($(date +%s) - start))
 	diag "$1 (${secs}s): $(tail -1 "$log")"
 	grep -E '^torture: (ICE|CMPDBG|FAIL) |cannot|refuses' "$log" | head -10 | while read -r l; do diag "$l"; done
@@ -67,8 +66,7 @@ run_sample gcc-12 "${KPLUG_TEST_CC:-gcc}" "$KPLUG" "${KPLUG_TORTURE_SAMPLE:-120}
 if command -v gcc-11 >/dev/null &&
    [ -f "$(gcc-11 -print-file-name=plugin)/include/plugin-version.h" ]; then
 	# a private output: nobody else relinks it while the sample runs
-	make -s -C "$TOP" CC=gcc-11 KPLUG_SO="$OUT/gcc11/kplug.so" >"$OUT/torture-build-gcc11.log" 2>&1
-	ok $? "kplug.so builds for GCC 11 (make CC=gcc-11 KPLUG_SO=...)"
+	check "kplug.so builds for GCC 11 (make CC=gcc-11 KPLUG_SO=...)" make -s -C "$TOP" CC=gcc-11 KPLUG_SO="$OUT/gcc11/kplug.so" >"$OUT/torture-build-gcc11.log" 2>&1
 	run_sample gcc-11 gcc-11 "$OUT/gcc11/kplug.so" "${KPLUG_TORTURE_SAMPLE11:-60}"
 else
 	skip "GCC 11 with plugin headers not installed (apt-get install gcc-11-plugin-dev)"
@@ -77,11 +75,14 @@ fi
 # GCC 13 to 16 in their chroots (tools/toolchain-chroot), smaller samples.
 # GCC 14 made implicit declarations errors: files that fail without kplug
 # too are native failures, never counted against kplug.
+# chroot_plugin CC SUITE: so is the kplug.so built for CC in SUITE's chroot
+chroot_plugin() {
+	so=$("$TOP/tools/toolchain-chroot" run "$2" bash -c \
+		". '$TOP/tests/lib.sh' && kplug_so_for $1" 2>"$OUT/torture-build-$1.log")
+}
 for cc in gcc-13 gcc-14 gcc-15 gcc-16; do
 	suite=$("$TOP/tools/toolchain-chroot" suite "$cc")
-	so=$("$TOP/tools/toolchain-chroot" run "$suite" bash -c \
-		". '$TOP/tests/lib.sh' && kplug_so_for $cc" 2>"$OUT/torture-build-$cc.log")
-	ok $? "kplug.so builds for $cc in the $suite chroot"
+	check "kplug.so builds for $cc in the $suite chroot" chroot_plugin "$cc" "$suite"
 	run_sample "$cc" "$cc" "$so" "${KPLUG_TORTURE_SAMPLE_NEW:-30}" "$suite"
 done
 done_testing

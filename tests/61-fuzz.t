@@ -12,8 +12,7 @@ if ! command -v clang >/dev/null; then
 	skip "clang not installed (apt-get install clang)"
 	done_testing
 fi
-make -s -C "$F" >"$OUT/fuzz-build.log" 2>&1
-ok $? "fuzzers build (clang -fsanitize=fuzzer,address,undefined)"
+check "fuzzers build (clang -fsanitize=fuzzer,address,undefined)" make -s -C "$F" >"$OUT/fuzz-build.log" 2>&1
 
 if quick; then runs=3000; else runs=${KPLUG_FUZZ_RUNS:-20000}; fi
 for h in fuzz_config fuzz_speclist; do

@@ -79,11 +79,18 @@ n=$_tap_n f=$_tap_fail
 . "$TOP/bench/lib.sh"
 _tap_n=$n _tap_fail=$f
 BENCH_OBJS=$VG_OBJS
-objtree=$(bench_objtree)
-ok $? "Linux $BENCH_VER x86_64 tinyconfig object tree with $VG_OBJS"
+# object_tree: objtree is bench's object tree of $BENCH_OBJS
+object_tree() { objtree=$(bench_objtree); }
+check "Linux $BENCH_VER x86_64 tinyconfig object tree with $VG_OBJS" object_tree
 mkdir -p "$d/plugin"
 cp "$KPLUG" "$d/plugin/kplug.so"
 args="-fplugin=$d/plugin/kplug.so -fplugin-arg-kplug-enable=all -fplugin-arg-kplug-sancov-trace=pc,cmp"
+# compiled_under_memcheck RC NAME LINES CALLS: memcheck exited RC = 0,
+# it ran cc1 (its XML logs in $d/NAME), and the compile left LINES
+# cyc_complexity lines and CALLS trace_pc calls, both > 0
+compiled_under_memcheck() {
+	[ "$1" -eq 0 ] && grep -lq '<exe>[^<]*/cc1</exe>' "$d/$2"/vg.*.xml && [ "$3" -gt 0 ] && [ "$4" -gt 0 ]
+}
 for o in $VG_OBJS; do
 	n=$(basename "$o" .o)
 	cmd=$(bench_cmd "$o" "$objtree" | sed -e 's/ -c / -S /' -e "s# -o [^ ]*# -o $d/$n.s#")
@@ -93,8 +100,8 @@ for o in $VG_OBJS; do
 	secs=$(($(date +%s) - start))
 	lines=$(cat "$d/$n.cyc" 2>/dev/null | wc -l)
 	calls=$(grep -c '__sanitizer_cov_trace_pc' "$d/$n.s" 2>/dev/null)
-	[ $rc -eq 0 ] && grep -lq '<exe>[^<]*/cc1</exe>' "$d/$n"/vg.*.xml && [ "$lines" -gt 0 ] && [ "$calls" -gt 0 ]
-	ok $? "$o: cc1 under memcheck with kplug compiled it ($lines cyc_complexity lines, $calls trace_pc calls, ${secs}s)"
+	check "$o: cc1 under memcheck with kplug compiled it ($lines cyc_complexity lines, $calls trace_pc calls, ${secs}s)" \
+		compiled_under_memcheck "$rc" "$n" "$lines" "$calls"
 	all=$(cat "$d/$n"/vg.*.xml | grep -c '<error>')
 	mine=$(kplug_errors "$d/$n")
 	errs=$(printf '%s' "$mine" | grep -v '^Leak_' | sort | uniq -c)

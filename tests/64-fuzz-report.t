@@ -12,8 +12,7 @@ if ! command -v clang >/dev/null; then
 	skip "clang not installed (apt-get install clang)"
 	done_testing
 fi
-make -s -C "$F" fuzz_report_json fuzz_report_text fuzz_report fuzz_covmap >"$OUT/fuzz-report-build.log" 2>&1
-ok $? "report fuzzers build (clang -fsanitize=fuzzer,address,undefined)"
+check "report fuzzers build (clang -fsanitize=fuzzer,address,undefined)" make -s -C "$F" fuzz_report_json fuzz_report_text fuzz_report fuzz_covmap >"$OUT/fuzz-report-build.log" 2>&1
 
 if quick; then runs=3000; else runs=${KPLUG_FUZZ_RUNS:-20000}; fi
 for h in fuzz_report_json fuzz_report_text fuzz_report fuzz_covmap; do
@@ -30,11 +29,11 @@ done
 # the fix.
 crash=$OUT/fuzz-smoke/macros-zero
 printf '\x02\x01{"file":"a.c","line":1,"function":"f","M":1,"parts":{"base":1,"own":0,"macro":0,"sanitizer":0,"noreturn":0},"macros":{"X":0}}\n' > "$crash"
-(cd "$OUT/fuzz-smoke" && "$F/fuzz_report" "$crash" >"$crash.log" 2>&1)
-ok $? "fuzz_report replays the all-zero macros record cleanly"
+# in_smoke CMD...: CMD run in $OUT/fuzz-smoke
+in_smoke() { (cd "$OUT/fuzz-smoke" && "$@"); }
+check "fuzz_report replays the all-zero macros record cleanly" in_smoke "$F/fuzz_report" "$crash" >"$crash.log" 2>&1
 # and the map crash of issue 22 (records of pointer sizes 4 and 8: a heap
 # write through an unchecked probe index), a seed of the covmap corpus
-(cd "$OUT/fuzz-smoke" && "$F/fuzz_covmap" "$F/corpus/covmap/mixed-pointer-sizes" \
-	>"$OUT/fuzz-smoke/covmap-mixed.log" 2>&1)
-ok $? "fuzz_covmap replays the map of mixed pointer sizes cleanly"
+check "fuzz_covmap replays the map of mixed pointer sizes cleanly" \
+	in_smoke "$F/fuzz_covmap" "$F/corpus/covmap/mixed-pointer-sizes" >"$OUT/fuzz-smoke/covmap-mixed.log" 2>&1
 done_testing

@@ -11,13 +11,16 @@ W=$(mktemp -d "$OUT/man.XXXXXX")
 M=$TOP/build/man
 NL=$'\n'
 
-make -s -C "$TOP" man >"$W/make.log" 2>&1
-ok $? "make man" || diag "$(cat "$W/make.log")"
+check "make man" make -s -C "$TOP" man >"$W/make.log" 2>&1 || diag "$(cat "$W/make.log")"
 
 # -fplugin-arg-kplug-help: the options on stdout, and the compile goes on.
-help=$(kgcc -fplugin-arg-kplug-help -x c -c /dev/null -o /dev/null 2>"$W/help.err")
-ok $([ $? = 0 ] && [ ! -s "$W/help.err" ] && grep -q '^kplug [0-9.]*: ' <<<"$help"; echo $?) \
-	"-fplugin-arg-kplug-help prints the options on stdout, compile succeeds"
+# plugin_help: the compile with -fplugin-arg-kplug-help succeeds, silent on
+# stderr, its help (kept in help) beginning "kplug VERSION: "
+plugin_help() {
+	help=$(kgcc -fplugin-arg-kplug-help -x c -c /dev/null -o /dev/null 2>"$W/help.err") &&
+		[ ! -s "$W/help.err" ] && grep -q '^kplug [0-9.]*: ' <<<"$help"
+}
+check "-fplugin-arg-kplug-help prints the options on stdout, compile succeeds" plugin_help
 is "$(kgcc -fplugin-arg-kplug-help=yes -x c -c /dev/null -o /dev/null 2>&1)" \
 	"cc1: error: kplug: -fplugin-arg-kplug-help=yes: help takes no value" "help=VALUE: one error line"
 is "$(kgcc -v --help 2>&1 | sed -n '/^Help for the loaded plugins:/,/^ *$/p' |
@@ -39,16 +42,20 @@ readme_opts() {	# the first cells of the tables of "## Options"
 }
 pass_opts=$(help_pass_opts <<<"$help")
 general=$(help_general <<<"$help")
-ok $([ "$(wc -l <<<"$pass_opts")" -ge 15 ] && [ "$(wc -l <<<"$general")" -ge 9 ]; echo $?) \
-	"help: $(wc -l <<<"$pass_opts") pass options, $(wc -l <<<"$general") general options"
+# enough_options: at least 15 pass options and 9 general ones
+enough_options() { [ "$(wc -l <<<"$pass_opts")" -ge 15 ] && [ "$(wc -l <<<"$general")" -ge 9 ]; }
+check "help: $(wc -l <<<"$pass_opts") pass options, $(wc -l <<<"$general") general options" enough_options
 is "$(man_opts "$M/kplug.7")" "$(sort -u <<<"$pass_opts${NL}$general")" \
 	"kplug(7) names exactly the options of -fplugin-arg-kplug-help"
+# man_default OPT DEF: kplug(7) gives DEF as OPT's default
+man_default() {
+	LC_ALL=C.UTF-8 MANWIDTH=300 man -l "$M/kplug.7" 2>/dev/null | grep -A1 -- "-fplugin-arg-kplug-$1=VALUE\$" |
+		grep -q "Default: $2\."
+}
 for o in $pass_opts; do
 	def=$(sed -n "s/^    $o (default \(.*\)): .*/\1/p" <<<"$help")
 	[ "$def" = unset ] && def=none
-	LC_ALL=C.UTF-8 MANWIDTH=300 man -l "$M/kplug.7" 2>/dev/null | grep -A1 -- "-fplugin-arg-kplug-$o=VALUE\$" |
-		grep -q "Default: $def\."
-	ok $? "kplug(7): $o, default $def"
+	check "kplug(7): $o, default $def" man_default "$o" "$def"
 done
 # The README's tables: every pass option, and the general ones but the
 # hard gates and defaults, which its precedence paragraph describes.
@@ -58,11 +65,12 @@ readme_cmp() {	# README -> the difference, empty when it matches
 }
 is "$(readme_cmp "$TOP/README.md")" "" "README's option tables: the options of -fplugin-arg-kplug-help"
 for g in default- forbid= permit= limit-; do
-	grep -q -- "$g" "$TOP/README.md"; ok $? "README describes $g"
+	check "README describes $g" grep -q -- "$g" "$TOP/README.md"
 done
 grep -v '`sancov-float=on`' "$TOP/README.md" >"$W/README.md"
-readme_cmp "$W/README.md" | grep -qx '> sancov-float'
-ok $? "self-check: a README without the sancov-float row is caught"
+# misses_float README: readme_cmp finds README without the sancov-float row
+misses_float() { readme_cmp "$1" | grep -qx '> sancov-float'; }
+check "self-check: a README without the sancov-float row is caught" misses_float "$W/README.md"
 
 # kplug-report(1) and kplug-kbuild(1) against --help.
 words() { grep -o -- "$1" | sort -u; }

@@ -50,8 +50,9 @@ gen_err() { (cd "$W/gen" && make -s -f debian/rules debian/control "$@" 2>&1 >/d
 is "$(gen codename=trixie)" "gcc-14-kplug gcc-13-kplug kplug-tools " "debian/control for trixie: gcc-14-kplug gcc-13-kplug kplug-tools"
 is "$(gen codename=bookworm)" "gcc-12-kplug gcc-11-kplug kplug-tools " "debian/control for bookworm: gcc-12-kplug gcc-11-kplug kplug-tools"
 is "$(gen codename=trixie KPLUG_DEB_GCCS=13)" "gcc-13-kplug kplug-tools " "KPLUG_DEB_GCCS=13: gcc-13-kplug only"
-grep -q '^ *g++-13,$' "$W/gen/debian/control" && ! grep -q '@V@' "$W/gen/debian/control"
-ok $? "... Build-Depends names g++-13, no placeholder left"
+# gxx13_only CONTROL: CONTROL's Build-Depends names g++-13, no @V@ left
+gxx13_only() { grep -q '^ *g++-13,$' "$1" && ! grep -q '@V@' "$1"; }
+check "... Build-Depends names g++-13, no placeholder left" gxx13_only "$W/gen/debian/control"
 is "$(gen_err codename=forky)" \
 	"kplug: no compilers known for Debian 'forky': make deb KPLUG_DEB_GCCS=\"N M\" (the gcc-N to package, newest first)" \
 	"an unknown distribution: one line asking for KPLUG_DEB_GCCS"
@@ -73,13 +74,16 @@ if [ -n "$left" ]; then
 fi
 declare -A PLUG
 for v in $GCCS; do PLUG[$v]=$(trixie gcc-$v -print-file-name=plugin); done
-[ -d "$root${PLUG[14]}" ] && [ -d "$root${PLUG[13]}" ] && [ ! -e "$root${PLUG[14]}/kplug.so" ] && [ ! -e "$root${PLUG[13]}/kplug.so" ]
-ok $? "no kplug.so in the chroot's plugin directories ${PLUG[14]} and ${PLUG[13]} before the test"
+# no_plugin_installed: both plugin directories of the chroot are there, without a kplug.so
+no_plugin_installed() {
+	[ -d "$root${PLUG[14]}" ] && [ -d "$root${PLUG[13]}" ] &&
+		[ ! -e "$root${PLUG[14]}/kplug.so" ] && [ ! -e "$root${PLUG[13]}/kplug.so" ]
+}
+check "no kplug.so in the chroot's plugin directories ${PLUG[14]} and ${PLUG[13]} before the test" no_plugin_installed
 plugdirs() { ls -A "$root${PLUG[14]}" "$root${PLUG[13]}"; }
 plugdirs_before=$(plugdirs)
 
-git clone -q "$TOP" "$W/src"
-ok $? "git clone of the repository ($(git -C "$TOP" rev-parse --short HEAD))"
+check "git clone of the repository ($(git -C "$TOP" rev-parse --short HEAD))" git clone -q "$TOP" "$W/src"
 (cd "$W/src" && "$TC" run trixie nice -n 19 make deb DEB_OUT="$W/out" \
 	DEB_BUILDPACKAGE_FLAGS=--ignore-builtin-builddeps) >"$W/make-deb.log" 2>&1
 rc=$?
@@ -91,33 +95,41 @@ is "$(sed -n 's/^Binary: //p' "$W/out/"*.changes 2>/dev/null)" \
 version=$(dpkg-parsechangelog -l "$W/src/debian/changelog" -S Version)
 deb=()
 for p in $PKGS; do deb[${#deb[@]}]=$W/out/${p}_${version}_$ARCH.deb; done
-ls "${deb[@]}" >/dev/null
-ok $? "the package files: $PKGS"
+check "the package files: $PKGS" ls "${deb[@]}" >/dev/null
 
 # lintian of trixie (make deb ran it in the chroot): no error, no warning;
 # and it can fail: a package without its copyright file is an error.
-ok $([ -f "$W/out/lintian.txt" ] && ! grep -E '^[EW]: ' "$W/out/lintian.txt" >&2; echo $?) \
-	"lintian $(trixie lintian --version | sed 's/.* v*//') ran: no error and no warning"
+# lintian_clean: make deb's lintian ran and reported no error and no warning (else they go to stderr)
+lintian_clean() { [ -f "$W/out/lintian.txt" ] && ! grep -E '^[EW]: ' "$W/out/lintian.txt" >&2; }
+check "lintian $(trixie lintian --version | sed 's/.* v*//') ran: no error and no warning" lintian_clean
 diag "lintian: $(grep -c '^[A-Z]: ' "$W/out/lintian.txt") tags below warning, $(grep -c ' overridden ' "$W/out/lintian.txt") overridden"
 mkdir -p "$W/bad"
 dpkg-deb -R "${deb[0]}" "$W/bad/x" && rm "$W/bad/x/usr/share/doc/gcc-14-kplug/copyright" &&
 	dpkg-deb -b "$W/bad/x" "$W/bad/gcc-14-kplug_0_$ARCH.deb" >/dev/null
-trixie lintian --fail-on none "$W/bad/gcc-14-kplug_0_$ARCH.deb" 2>&1 | grep '^E: gcc-14-kplug: no-copyright-file' >/dev/null
-ok $? "self-check: trixie's lintian reports a package without copyright file as an error"
+# no_copyright_error DEB: trixie's lintian reports DEB's missing copyright file as an error
+no_copyright_error() { trixie lintian --fail-on none "$1" 2>&1 | grep '^E: gcc-14-kplug: no-copyright-file' >/dev/null; }
+check "self-check: trixie's lintian reports a package without copyright file as an error" \
+	no_copyright_error "$W/bad/gcc-14-kplug_0_$ARCH.deb"
 
 # The pin: the chroot's exact gcc-N and cpp-N (cc1) build, as its
 # gcc-N-plugin-dev pins gcc-N; kplug.so in that gcc-N's plugin directory.
+# depends_pinned DEPENDS V GV CV PIN: GV, CV and PIN are known, and DEPENDS
+# has gcc-V (= GV), cpp-V (= CV) and PIN
+depends_pinned() {
+	[ -n "$3" ] && [ -n "$4" ] && [ -n "$5" ] && grep -qF "gcc-$2 (= $3)" <<<"$1" &&
+		grep -qF "cpp-$2 (= $4)" <<<"$1" && grep -qF "$5" <<<"$1"
+}
+# holds_plugin V: the gcc-V-kplug package has kplug.so in the chroot's gcc-V plugin directory
+holds_plugin() { dpkg-deb -c "$W/out/gcc-$1-kplug_${version}_$ARCH.deb" | grep " \.${PLUG[$1]}/kplug.so$" >/dev/null; }
 for v in $GCCS; do
 	d=$(dpkg-deb -f "$W/out/gcc-$v-kplug_${version}_$ARCH.deb" Depends)
 	gv=$(trixie dpkg-query -W -f='${Version}' "gcc-$v")
 	cv=$(trixie dpkg-query -W -f='${Version}' "cpp-$v")
 	pin=$(trixie dpkg-query -W -f='${Depends}' "gcc-$v-plugin-dev" | tr ',' '\n' | sed -n "s/^ *\(gcc-$v (= .*)\)$/\1/p")
-	[ -n "$gv" ] && [ -n "$cv" ] && [ -n "$pin" ] && grep -qF "gcc-$v (= $gv)" <<<"$d" &&
-		grep -qF "cpp-$v (= $cv)" <<<"$d" && grep -qF "$pin" <<<"$d"
-	ok $? "gcc-$v-kplug depends on trixie's gcc-$v (= $gv) and cpp-$v (= $cv), gcc-$v-plugin-dev's pin '$pin'"
+	check "gcc-$v-kplug depends on trixie's gcc-$v (= $gv) and cpp-$v (= $cv), gcc-$v-plugin-dev's pin '$pin'" \
+		depends_pinned "$d" "$v" "$gv" "$cv" "$pin"
 	diag "gcc-$v-kplug Depends: $d"
-	dpkg-deb -c "$W/out/gcc-$v-kplug_${version}_$ARCH.deb" | grep " \.${PLUG[$v]}/kplug.so$" >/dev/null
-	ok $? "gcc-$v-kplug holds kplug.so in ${PLUG[$v]} (gcc-$v -print-file-name=plugin in the chroot)"
+	check "gcc-$v-kplug holds kplug.so in ${PLUG[$v]} (gcc-$v -print-file-name=plugin in the chroot)" holds_plugin "$v"
 done
 is "$(dpkg-deb -f "$W/out/kplug-tools_${version}_$ARCH.deb" Recommends)" "gcc-14-kplug | gcc-13-kplug" \
 	"kplug-tools recommends gcc-14-kplug | gcc-13-kplug"
@@ -134,16 +146,24 @@ for v in $GCCS; do
 	is "$(trixie gcc-$v -fplugin=kplug -fplugin-arg-kplug-enable=cyc_complexity -O2 -c sample.c -o /dev/null 2>&1)" \
 		"$(cat sample.O2.expected)" "gcc-$v -fplugin=kplug (no path) in the chroot: the 2016 lines"
 done
-err=$(trixie gcc-14 -fplugin="${PLUG[13]}/kplug.so" -x c -c /dev/null -o /dev/null 2>&1)
-ok $([ $? = 1 ] && grep -q "rebuild it for this compiler: apt-get install gcc-14-kplug (this kplug.so is from gcc-13-kplug)" <<<"$err"; echo $?) \
-	"gcc-13's kplug.so in gcc-14: one line naming the package"
+# other_build_refused: gcc-14 exits 1 with gcc-13's kplug.so, naming the
+# package to install (err: what it said)
+other_build_refused() {
+	err=$(trixie gcc-14 -fplugin="${PLUG[13]}/kplug.so" -x c -c /dev/null -o /dev/null 2>&1)
+	[ $? = 1 ] && grep -q "rebuild it for this compiler: apt-get install gcc-14-kplug (this kplug.so is from gcc-13-kplug)" <<<"$err"
+}
+check "gcc-13's kplug.so in gcc-14: one line naming the package" other_build_refused
 diag "$err"
 trixie gcc-14 -fplugin=kplug -fplugin-arg-kplug-enable=cyc_complexity -fplugin-arg-kplug-cyc_complexity-format=jsonl \
 	-fplugin-arg-kplug-cyc_complexity-output="$W/cyc.jsonl" -O2 -c sample.c -o /dev/null
 top=$(trixie kplug-report top -n 1 "$W/cyc.jsonl" 2>&1)
-ok $([ "$(trixie sh -c 'command -v kplug-report')" = /usr/bin/kplug-report ] &&
-	grep -q "$(sort -k3,3n sample.O2.expected | tail -n 1 | sed 's/.*://')" <<<"$top"; echo $?) \
-	"kplug-report top (from /usr/bin in the chroot) names the most complex function"
+# names_top TOP: the chroot's kplug-report is /usr/bin's, and TOP (its
+# output) names the function of sample.O2.expected with the highest M
+names_top() {
+	[ "$(trixie sh -c 'command -v kplug-report')" = /usr/bin/kplug-report ] &&
+		grep -q "$(sort -k3,3n sample.O2.expected | tail -n 1 | sed 's/.*://')" <<<"$1"
+}
+check "kplug-report top (from /usr/bin in the chroot) names the most complex function" names_top "$top"
 is "$(trixie man -w kplug)" /usr/share/man/man7/kplug.7.gz "man -w kplug in the chroot"
 cd "$W" || exit 1
 
@@ -154,12 +174,12 @@ rc=$?
 ok $rc "dpkg -r $PKGS in the chroot"
 [ $rc = 0 ] || diag "$(cat "$W/remove.log")"
 left=$(while read -r f; do [ -e "$root$f" ] && [ ! -d "$root$f" ] && echo "$f"; done <"$W/files")
-ok $(grep -q "^${PLUG[13]}/kplug.so$" "$W/files" && [ -z "$left" ]; echo $?) \
-	"no file of the packages is left in the chroot ($(wc -l <"$W/files") listed by dpkg -L)"
+# nothing_left: dpkg -L listed gcc-13's kplug.so, and no file it listed is left
+nothing_left() { grep -q "^${PLUG[13]}/kplug.so$" "$W/files" && [ -z "$left" ]; }
+check "no file of the packages is left in the chroot ($(wc -l <"$W/files") listed by dpkg -L)" nothing_left
 [ -z "$left" ] || diag "left: $left"
 is "$(plugdirs)" "$plugdirs_before" "the chroot's plugin directories as before the test"
-[ ! -e "$root/usr/share/kplug" ]
-ok $? "no /usr/share/kplug in the chroot"
+check "no /usr/share/kplug in the chroot" test ! -e "$root/usr/share/kplug"
 # shellcheck disable=SC2086
 trixie dpkg --purge $ALL_PKGS >/dev/null 2>&1
 is "$(installed)" "" "dpkg -l in the chroot: no kplug package after dpkg --purge"

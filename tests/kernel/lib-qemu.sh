@@ -68,8 +68,7 @@ kt_qemu_start() {
 		skip "$1 (KPLUG_QUICK)"
 		done_testing
 	fi
-	command -v qemu-system-x86_64 >/dev/null
-	ok $? "qemu-system-x86_64 installed (apt-get install qemu-system-x86)"
+	check "qemu-system-x86_64 installed (apt-get install qemu-system-x86)" command -v qemu-system-x86_64 >/dev/null
 	W=$KOUT/$2
 	rm -rf "$W" && mkdir -p "$W"
 	T0=$(date +%s)
