@@ -120,8 +120,9 @@ closure() {
 	} | sed 's/:any$//' | sort -u
 }
 
-# check PKGS: one line per used tool that no package of the closure provides.
-check() {
+# unowned_tools PKGS: one line per used tool that no package of the closure
+# provides.
+unowned_tools() {
 	local allowed what path pkgs p ok_any
 	allowed=$(closure "$1")
 	while read -r what path pkgs; do
@@ -135,24 +136,26 @@ check() {
 
 USED=$(used)
 OWNERS=$(owners)
-ok $([ "$(wc -l <<<"$OWNERS")" -gt 40 ]; echo $?) "$(wc -l <<<"$OWNERS") tools and files found in the scripts"
+check "$(wc -l <<<"$OWNERS") tools and files found in the scripts" test "$(wc -l <<<"$OWNERS")" -gt 40
 deps=$(make -s --no-print-directory -C "$TOP" print-deps)
-[ -n "$deps" ]; ok $? "DEPS_PKGS read from the Makefile ($(wc -w <<<"$deps") packages)"
+check "DEPS_PKGS read from the Makefile ($(wc -w <<<"$deps") packages)" test -n "$deps"
 for p in libclang-rt-14-dev llvm-14 clang-14; do
-	grep -qw -- "$p" <<<"$deps"; ok $? "DEPS_PKGS names $p explicitly"
+	check "DEPS_PKGS names $p explicitly" grep -qw -- "$p" <<<"$deps"
 done
-bad=$(check "$deps")
+bad=$(unowned_tools "$deps")
 is "$bad" "" "every tool the tests call comes from the install list or a required package"
 
 # Files of the chroots: found in the list of the chroot that has them.
 is "$(chroot_owner /usr/src/linux-source-7.2.tar.xz)" "trixie linux-source-7.2" \
 	"a file only the chroots have comes from a package of a chroot's list"
-chroot_owner "$TOP/no-such-file.$$" >/dev/null
-ok $((! $?)) "self-check: a file no chroot has is not found"
+check_exit 1 "self-check: a file no chroot has is not found" chroot_owner "$TOP/no-such-file.$$" >/dev/null
 
 # The checker can fail: without valgrind and llvm-14 in the list, both are named.
-bad=$(check "$(tr ' ' '\n' <<<"$deps" | grep -vx -e valgrind -e llvm-14 | xargs)")
-grep -q '^valgrind (' <<<"$bad" && grep -q '^llvm-symbolizer-14 (' <<<"$bad"
-ok $? "self-check: a list without valgrind and llvm-14 is caught"
+# names_valgrind_and_llvm14 REPORT: REPORT names both tools as unowned.
+names_valgrind_and_llvm14() {
+	grep -q '^valgrind (' <<<"$1" && grep -q '^llvm-symbolizer-14 (' <<<"$1"
+}
+bad=$(unowned_tools "$(tr ' ' '\n' <<<"$deps" | grep -vx -e valgrind -e llvm-14 | xargs)")
+check "self-check: a list without valgrind and llvm-14 is caught" names_valgrind_and_llvm14 "$bad"
 diag "$bad"
 done_testing

@@ -22,18 +22,16 @@ for suite in trixie sid; do
 	/?*) ok 0 "$suite: the chroot ($root) is outside the checkout" ;;
 	*) ok 1 "$suite: the chroot is outside the checkout (no path printed)" ;;
 	esac
-	test -f "$root/.kplug-complete"
-	ok $? "$suite: the chroot is complete"
+	check "$suite: the chroot is complete" test -f "$root/.kplug-complete"
 	again=$(timeout 20 "$TC" path "$suite" 2>/dev/null)
 	is "$again" "$root" "$suite: a second request reuses the cached chroot"
 	for cc in ${HAS[$suite]}; do
 		is "$("$TC" suite "$cc")" "$suite" "$cc: the harness looks for it in $suite"
 		v=$("$TC" run "$suite" "$cc" -dumpversion 2>&1)
 		is "${v%%.*}" "${cc#gcc-}" "$cc: runs in the $suite chroot (version $v)"
-		"$TC" run "$suite" test -f "$("$TC" run "$suite" "$cc" -print-file-name=plugin)/include/plugin-version.h"
-		ok $? "$cc: its plugin headers are installed"
-		"$TC" run "$suite" sh -c "command -v g++-${cc#gcc-}" >/dev/null
-		ok $? "$cc: g++-${cc#gcc-} is installed"
+		check "$cc: its plugin headers are installed" "$TC" run "$suite" test -f \
+			"$("$TC" run "$suite" "$cc" -print-file-name=plugin)/include/plugin-version.h"
+		check "$cc: g++-${cc#gcc-} is installed" "$TC" run "$suite" sh -c "command -v g++-${cc#gcc-}" >/dev/null
 	done
 	"$TC" run "$suite" sh -c 'command -v gcc || command -v g++' >"$OUT/03-plain" 2>&1
 	rc=$?
@@ -47,8 +45,6 @@ done
 for cc in gcc gcc-11; do
 	is "$("$TC" suite "$cc")" host "$cc: on the host"
 done
-"$TC" suite gcc-99 >/dev/null 2>"$OUT/03-err"
-ok $(($? != 0 ? 0 : 1)) "an unknown compiler is refused"
-grep -q "no chroot is known to have 'gcc-99'" "$OUT/03-err"
-ok $? "... naming it"
+check_exit 1 "an unknown compiler is refused" "$TC" suite gcc-99 >/dev/null 2>"$OUT/03-err"
+check "... naming it" grep -q "no chroot is known to have 'gcc-99'" "$OUT/03-err"
 done_testing

@@ -4,21 +4,29 @@
 . "$(dirname "$0")/lib.sh"
 FIX=$TOP/tests/fixtures
 T=$(mktemp -d "$OUT/plugin.XXXXXX")
-cd "$FIX"; ok $? "fixture directory"
+check "fixture directory" cd "$FIX"
 diag "compiler: $KCC ($($KCC -dumpfullversion)), plugin: $KPLUG"
 
 cyc() { kgcc -c sample.c -o /dev/null -fplugin-arg-kplug-enable=cyc_complexity "$@" 2>&1; }
 
-[ -f "$KPLUG" ]; ok $? "make built kplug.so"
-! ldd "$KPLUG" | grep -q inih; ok $? "ldd kplug.so shows no libinih (linked statically)"
-! nm -D --defined-only "$KPLUG" | grep -q ' ini_'; ok $? "inih symbols are not exported"
+# no_dynamic_inih SO: ldd reads SO and lists no libinih
+no_dynamic_inih() { local libs; libs=$(ldd "$1") && ! grep -q inih <<<"$libs"; }
+# exports_no_inih SO: nm reads SO's dynamic symbols and none is inih's
+exports_no_inih() { local syms; syms=$(nm -D --defined-only "$1") && ! grep -q ' ini_' <<<"$syms"; }
+check "make built kplug.so" test -f "$KPLUG"
+check "ldd kplug.so shows no libinih (linked statically)" no_dynamic_inih "$KPLUG"
+check "inih symbols are not exported" exports_no_inih "$KPLUG"
 
 is "$(cyc -O0)" "$(cat sample.O0.expected)" "-O0: the 2016 plugin's exact lines"
 is "$(cyc -O2)" "$(cat sample.O2.expected)" "-O2: the 2016 plugin's exact lines"
 is "$(kgcc -O2 -c sample.c -o /dev/null 2>&1)" "" "loaded without enable: silent"
-out=$(kgcc -O2 -c sample.c -o "$T/s.o" 2>&1); ok $? "loaded without enable: compiles"
-$KCC -O2 -c sample.c -o "$T/n.o" && cmp -s <(objdump -d "$T/s.o" | tail -n +3) \
-	<(objdump -d "$T/n.o" | tail -n +3); ok $? "no pass enabled: same code as without kplug"
+check "loaded without enable: compiles" kgcc -O2 -c sample.c -o "$T/s.o" >/dev/null 2>&1
+# same_code_as_plain_gcc OBJ: sample.c compiled without kplug gives OBJ's code
+same_code_as_plain_gcc() {
+	$KCC -O2 -c sample.c -o "$T/n.o" &&
+		cmp -s <(objdump -d "$1" | tail -n +3) <(objdump -d "$T/n.o" | tail -n +3)
+}
+check "no pass enabled: same code as without kplug" same_code_as_plain_gcc "$T/s.o"
 is "$(cyc -O2 -fplugin-arg-kplug-cyc_complexity-min=3)" \
 	"$(awk '$3 >= 3' sample.O2.expected)" "min=3 keeps M >= 3"
 is "$(cyc -O2 -fplugin-arg-kplug-disable=all)" "" "disable=all after enable"
@@ -91,14 +99,15 @@ is "$(kgcc -c sample.c -o /dev/null -fplugin-arg-kplug-config="$T/bad.ini" 2>&1)
 
 # Help and version
 help=$($KCC -v --help -fplugin="$KPLUG" 2>&1)
-echo "$help" | grep -q '^ kplug: 0\.'; ok $? "version shown with -v"
-echo "$help" | grep -q 'cyc_complexity-min (default 0)'; ok $? "help lists every option"
+check "version shown with -v" grep -q '^ kplug: 0\.' <<<"$help"
+check "help lists every option" grep -q 'cyc_complexity-min (default 0)' <<<"$help"
 
 # The version check: kplug.so built for the other GCC of the pair (other_cc),
 # loaded into this one, names both and the rebuild command.
 datestamp() { sed -n 's/^static char datestamp\[\] = "\(.*\)";/\1/p' "$($1 -print-file-name=plugin)/include/plugin-version.h"; }
 other=$(other_cc)
-other_so=$(kplug_so_for "$other"); ok $? "make CC=$other"
+check "make CC=$other" kplug_so_for "$other" >/dev/null
+other_so=$(kplug_so_path "$other")
 err=$($KCC -fplugin="$other_so" -c sample.c -o /dev/null 2>&1); rc=$?
 is "$err" "cc1: error: kplug: kplug.so was built for GCC $($other -dumpfullversion) ($(datestamp "$other")) but loaded into GCC $($KCC -dumpfullversion) ($(datestamp "$KCC")); rebuild it for this compiler: make -C $TOP CC=$KCC clean install" \
 	"version mismatch (plugin for $other in $KCC): one line naming both GCCs and the rebuild command"
@@ -106,14 +115,14 @@ ok $((rc == 0)) "version mismatch: exit status $rc"
 
 # install / uninstall into a staging root and into the real plugin directory
 make -s -C "$TOP" CC="$KCC" KPLUG_SO="$KPLUG" install DESTDIR="$T/root" >&2
-[ -f "$T/root$($KCC -print-file-name=plugin)/kplug.so" ]; ok $? "make install DESTDIR="
+check "make install DESTDIR=" test -f "$T/root$($KCC -print-file-name=plugin)/kplug.so"
 plugdir=$($KCC -print-file-name=plugin)
 if [ -w "$plugdir" ] && [ ! -e "$plugdir/kplug.so" ]; then
 	make -s -C "$TOP" CC="$KCC" KPLUG_SO="$KPLUG" install >&2
 	is "$($KCC -fplugin=kplug -O2 -c sample.c -o /dev/null -fplugin-arg-kplug-enable=cyc_complexity 2>&1)" \
 		"$(cat sample.O2.expected)" "-fplugin=kplug after make install"
 	make -s -C "$TOP" CC="$KCC" KPLUG_SO="$KPLUG" uninstall >&2
-	[ ! -e "$plugdir/kplug.so" ]; ok $? "make uninstall removes it"
+	check "make uninstall removes it" test ! -e "$plugdir/kplug.so"
 else
 	skip "plugin directory not writable or kplug already installed"
 	skip "plugin directory not writable or kplug already installed"
@@ -123,7 +132,7 @@ fi
 if [ "$KCC" = gcc ]; then
 	# Missing prerequisites name the Debian package.
 	err=$(make -s -C "$TOP" CC=aarch64-linux-gnu-gcc-99 KPLUG_SO="$T/x.so" 2>&1); rc=$?
-	echo "$err" | grep -q "^kplug: compiler 'aarch64-linux-gnu-gcc-99' not found"; ok $? "missing compiler: clear message"
+	check "missing compiler: clear message" grep -q "^kplug: compiler 'aarch64-linux-gnu-gcc-99' not found" <<<"$err"
 	ok $((rc == 0)) "missing compiler: make fails"
 	fake=$T/fakecc; mkdir -p "$fake/plugin"
 	printf '#!/bin/sh\ncase "$1" in -print-file-name=plugin) echo %s/plugin;; -dumpversion) echo 13;; -dumpmachine) gcc -dumpmachine;; *) exec gcc "$@";; esac\n' "$fake" > "$fake/gcc-13"
@@ -143,10 +152,11 @@ if [ "$KCC" = gcc ]; then
 	ok $((rc == 0)) "missing g++-13: make fails"
 
 	# The README's main job: the bundled example.
-	ex=$(KPLUG="$KPLUG" "$TOP/example/run.sh" 2>&1); ok $? "example/run.sh succeeds"
-	echo "$ex" | grep -q '^Cyclomatic Complexity 10 driver.c:handle_irq$'; ok $? "example: text report"
-	echo "$ex" | grep -q '^{"file":"driver.c","line":23,"function":"regs_init","M":5,.*"macros":{"CHECK_RANGE":2}'
-	ok $? "example: JSON Lines with macro attribution"
+	check "example/run.sh succeeds" env KPLUG="$KPLUG" "$TOP/example/run.sh" >"$T/example.out" 2>&1
+	ex=$(cat "$T/example.out")
+	check "example: text report" grep -q '^Cyclomatic Complexity 10 driver.c:handle_irq$' <<<"$ex"
+	check "example: JSON Lines with macro attribution" \
+		grep -q '^{"file":"driver.c","line":23,"function":"regs_init","M":5,.*"macros":{"CHECK_RANGE":2}' <<<"$ex"
 fi
 
 rm -rf "$T"

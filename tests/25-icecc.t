@@ -28,8 +28,7 @@ fi
 ICE_TOP=$(mktemp -d /tmp/kplug-icecc.XXXXXX) && chmod 755 "$ICE_TOP"
 ICE=$ICE_TOP/ice
 trap '"$NET" stop "$ICE"; rm -rf "$T" "$ICE_TOP"' EXIT
-"$NET" start "$ICE"
-ok $? "icecream cluster started (scheduler, a local and a remote daemon, loopback only)"
+check "icecream cluster started (scheduler, a local and a remote daemon, loopback only)" "$NET" start "$ICE"
 
 mkdir -p "$T/src/drivers/net" "$T/src/fs"
 cp "$TOP/tests/fixtures/branchy.c" "$T/src/drivers/net/x.c"
@@ -54,20 +53,18 @@ both() {
 		2>"$T/$name.remote.err"
 }
 
+# remote_is_local NAME: NAME.remote.o has NAME.local.o's code
+remote_is_local() { cmp -s <(text "$T/$1.remote.o") <(text "$T/$1.local.o"); }
 # same NAME DESC: the remote object has the local object's code.
 same() {
-	local rc
-	cmp -s <(text "$T/$1.remote.o") <(text "$T/$1.local.o")
-	rc=$?
-	ok $rc "$2: remote object = local object"
-	[ $rc = 0 ] || diag "trace_pc calls: remote $(calls "$T/$1.remote.o"), local $(calls "$T/$1.local.o")" \
-		"$(cat "$T/$1.remote.err")"
+	check "$2: remote object = local object" remote_is_local "$1" ||
+		diag "trace_pc calls: remote $(calls "$T/$1.remote.o"), local $(calls "$T/$1.local.o")" \
+			"$(cat "$T/$1.remote.err")"
 }
 
 # Cluster sanity, and that the counters see a fallback: a remote compile
 # that prints on stderr (the 2016 report) is redone locally, silently.
-both plain fs/y.c
-ok $? "plain compile through icecc"
+check "plain compile through icecc" both plain fs/y.c
 is "$(counts)" "remote=1 remote_failed=0 local=0 probes=0 asm=0 forced=0" "plain compile: one remote job, no local compile"
 both stderr fs/y.c -fplugin="$KPLUG" -fplugin-arg-kplug-enable=cyc_complexity
 is "$(counts)" "remote=1 remote_failed=0 local=1 probes=0 asm=0 forced=1" \
@@ -75,8 +72,8 @@ is "$(counts)" "remote=1 remote_failed=0 local=1 probes=0 asm=0 forced=1" \
 
 # Row: a profile's [path:] section, the profile shipped to the remote.
 export ICECC_EXTRAFILES=$T/prof.ini
-both path-net drivers/net/x.c -fplugin="$KPLUG" -fplugin-arg-kplug-config="$T/prof.ini"
-ok $? "[path:drivers/net/*] profile (shipped): compiles"
+check "[path:drivers/net/*] profile (shipped): compiles" \
+	both path-net drivers/net/x.c -fplugin="$KPLUG" -fplugin-arg-kplug-config="$T/prof.ini"
 same path-net "[path:drivers/net/*] disable = sancov"
 is "$(calls "$T/path-net.remote.o")/$(counts)" "0/remote=1 remote_failed=0 local=0 probes=0 asm=0 forced=0" \
 	"... no trace_pc call in drivers/net/x.o, compiled remotely"
@@ -101,9 +98,8 @@ is "$(calls "$T/ignore.remote.o")/$(counts)" "0/remote=1 remote_failed=0 local=0
 both output fs/y.c -fplugin="$KPLUG" -fplugin-arg-kplug-enable=cyc_complexity \
 	-fplugin-arg-kplug-cyc_complexity-output="$T/report.txt"
 diag "output=$T/report.txt: $(counts) ($(cat "$T/output.remote.err"))"
-both embed fs/y.c -fplugin="$KPLUG" -fplugin-arg-kplug-enable=cyc_complexity \
-	-fplugin-arg-kplug-cyc_complexity-embed=on
-ok $? "cyc_complexity-embed=on: compiles"
+check "cyc_complexity-embed=on: compiles" both embed fs/y.c -fplugin="$KPLUG" \
+	-fplugin-arg-kplug-enable=cyc_complexity -fplugin-arg-kplug-cyc_complexity-embed=on
 is "$(counts)" "remote=1 remote_failed=0 local=0 probes=0 asm=0 forced=0" "... remotely, nothing on stderr"
 records() { kplug_collect "$1" 2>&1 | sed -E 's/"run":"[^"]*",//'; }
 local_rec=$(records "$T/embed.local.o")
@@ -122,8 +118,8 @@ is "$(cat "$T"/{path-net,path-fs,ignore,embed}.remote.err)" "" "no remote compil
 both unshipped drivers/net/x.c -fplugin="$KPLUG" -fplugin-arg-kplug-config="$T/prof.ini"
 same unshipped "config=FILE not shipped"
 diag "config=FILE not shipped: $(counts) (a remote failure, then a silent local compile)"
-make -s -C "$TOP" PROFILE="$T/prof.ini" KPLUG_SO="$T/emb/kplug.so" plugin >"$T/make.log" 2>&1
-ok $? "kplug.so with the profile embedded (make PROFILE=)"
+check "kplug.so with the profile embedded (make PROFILE=)" \
+	make -s -C "$TOP" PROFILE="$T/prof.ini" KPLUG_SO="$T/emb/kplug.so" plugin >"$T/make.log" 2>&1
 both emb-net drivers/net/x.c -fplugin="$T/emb/kplug.so"
 same emb-net "embedded profile, drivers/net/x.c"
 is "$(calls "$T/emb-net.remote.o")/$(counts)" "0/remote=1 remote_failed=0 local=0 probes=0 asm=0 forced=0" \

@@ -29,16 +29,16 @@ embed() { make -s -C "$TOP" PROFILE="$1" KPLUG_SO="$2" plugin >"$T/make.log" 2>&
 cc() { ccache gcc -O2 -fplugin="$T/kplug/kplug.so" "$@" -c drivers/net/x.c -o "$T/x.o"; }
 
 mkdir -p "$T/kplug"
-embed "$T/a.ini" "$T/a/kplug.so" && embed "$T/b.ini" "$T/b/kplug.so"
-ok $? "two kplug.so: a.ini ([path:drivers/net/*] disable = sancov) and b.ini embedded"
+# embeds_both: a.ini embedded into a/kplug.so and b.ini into b/kplug.so
+embeds_both() { embed "$T/a.ini" "$T/a/kplug.so" && embed "$T/b.ini" "$T/b/kplug.so"; }
+check "two kplug.so: a.ini ([path:drivers/net/*] disable = sancov) and b.ini embedded" embeds_both
 cp -p "$T/a/kplug.so" "$T/kplug/kplug.so"
 
 cc && cp "$T/x.o" "$T/x1.o"
 is "$(hits)/$(stat_of cache_miss)" "0/1" "first compile: a miss"
 cc
 is "$(hits)/$(stat_of cache_miss)" "1/1" "the same compile again: a hit"
-cmp -s "$T/x.o" "$T/x1.o"
-ok $? "... the same object"
+check "... the same object" cmp -s "$T/x.o" "$T/x1.o"
 is "$(calls "$T/x.o")" 0 "... a.ini's [path:drivers/net/*] applied (no trace_pc call)"
 is "$(kplug_collect "$T/x.o" | grep -c '"function":"f"')" 1 \
 	"... the embedded cyc_complexity record came back with the hit"

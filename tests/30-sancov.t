@@ -7,7 +7,7 @@ S=$SANCOV_DIR
 CMP="-fplugin-arg-kplug-sancov-trace=pc,cmp"
 
 SO11=$(sancov_so11) || SO11=
-[ -n "$SO11" ]; ok $? "kplug.so builds for gcc-11 too"
+check "kplug.so builds for gcc-11 too" test -n "$SO11"
 compilers="gcc:$KPLUG"
 [ -n "$SO11" ] && compilers="$compilers gcc-11:$SO11"
 
@@ -24,13 +24,13 @@ for pair in $compilers; do
 	done
 done
 # (each output is checked to be there: a failed compile prints nothing)
-pc_only=$(callbacks gcc "$KPLUG" -O2 "$S/abi.c") && [ -n "$pc_only" ]
-ok $? "default trace=pc: abi.c compiled, $(wc -l <<<"$pc_only") functions counted"
-grep -q ' trace_pc ' <<<"$pc_only"; ok $? "default trace=pc: trace_pc callbacks"
+pc_only=$(callbacks gcc "$KPLUG" -O2 "$S/abi.c")
+check "default trace=pc: abi.c compiled, $(wc -l <<<"$pc_only") functions counted" test -n "$pc_only"
+check "default trace=pc: trace_pc callbacks" grep -q ' trace_pc ' <<<"$pc_only"
 is "$(awk '$2 != "-" && $2 != "trace_pc"' <<<"$pc_only")" "" \
 	"default trace=pc: no comparison callbacks"
-with_cmp=$(callbacks gcc "$KPLUG" -O2 "$S/abi.c" $CMP) && grep -q ' trace_cmp4 ' <<<"$with_cmp"
-ok $? "trace=pc,cmp: abi.c compiled, with cmp4 callbacks"
+with_cmp=$(callbacks gcc "$KPLUG" -O2 "$S/abi.c" $CMP)
+check "trace=pc,cmp: abi.c compiled, with cmp4 callbacks" grep -q ' trace_cmp4 ' <<<"$with_cmp"
 is "$(grep -c 'trace_cmp[fd]' <<<"$with_cmp")" 0 "trace=pc,cmp: no float callbacks by default"
 is "$(callbacks gcc "$KPLUG" -O2 "$S/abi.c" $CMP -fplugin-arg-kplug-sancov-float=on |
 	grep -c 'trace_cmp[fd]')" 2 "float=on: cmpf and cmpd"
@@ -39,7 +39,7 @@ is "$(callbacks gcc "$KPLUG" -O2 "$S/abi.c" $CMP -fplugin-arg-kplug-sancov-float
 gcc -O2 -c "$S/tail.c" -o "$T/n.o" -fplugin="$KPLUG" $KSANCOV $CMP \
 	-fdump-tree-sancov="$T/native-pass.txt" -fdump-tree-optimized="$T/opt.txt"
 is "$(grep -c __sanitizer_cov "$T/native-pass.txt")" 0 "GCC's sancov pass adds no callback"
-[ "$(grep -c __sanitizer_cov "$T/opt.txt")" -gt 10 ]; ok $? "kplug's pass adds them"
+check "kplug's pass adds them" test "$(grep -c __sanitizer_cov "$T/opt.txt")" -gt 10
 
 # ---- the kcov ABI, observed at run time ----
 gcc -O2 -w -c "$S/abi-rt.c" -o "$T/rt.o"
@@ -69,21 +69,26 @@ for pair in $compilers; do
 done
 
 # ---- never tail-called ----
+# tail_built_three_ways CC OPT SO: tail.c into n.o (native), k.o (kplug)
+# and t.o (kplug, tailcall=on)
+tail_built_three_ways() {
+	$1 $2 -c "$S/tail.c" -o "$T/n.o" -fsanitize-coverage=trace-pc,trace-cmp &&
+		$1 $2 -c "$S/tail.c" -o "$T/k.o" -fplugin="$3" $KSANCOV $CMP &&
+		$1 $2 -c "$S/tail.c" -o "$T/t.o" -fplugin="$3" $KSANCOV $CMP \
+			-fplugin-arg-kplug-sancov-tailcall=on
+}
+# same_code A.o B.o: the same disassembly
+same_code() { cmp -s <(objdump -d "$1" | tail -n +3) <(objdump -d "$2" | tail -n +3); }
 for pair in $compilers; do
 	cc=${pair%%:*} so=${pair#*:}
 	for opt in -O2 -Os -O3; do
 		rm -f "$T/n.o" "$T/k.o" "$T/t.o"
-		$cc $opt -c "$S/tail.c" -o "$T/n.o" -fsanitize-coverage=trace-pc,trace-cmp &&
-			$cc $opt -c "$S/tail.c" -o "$T/k.o" -fplugin="$so" $KSANCOV $CMP &&
-			$cc $opt -c "$S/tail.c" -o "$T/t.o" -fplugin="$so" $KSANCOV $CMP \
-				-fplugin-arg-kplug-sancov-tailcall=on
-		ok $? "$cc $opt: tail.c built native, kplug, kplug tailcall=on"
+		check "$cc $opt: tail.c built native, kplug, kplug tailcall=on" tail_built_three_ways $cc $opt "$so"
 		read -r nj nc <<< "$(jumps "$T/n.o")"
 		read -r kj kc <<< "$(jumps "$T/k.o")"
-		[ "$nj" -gt 0 ]; ok $? "$cc $opt: native tail-calls callbacks ($nj jmp)"
+		check "$cc $opt: native tail-calls callbacks ($nj jmp)" test "$nj" -gt 0
 		is "$kj $kc" "0 $((nj + nc))" "$cc $opt: kplug has no jmp, only calls"
-		cmp -s <(objdump -d "$T/n.o" | tail -n +3) <(objdump -d "$T/t.o" | tail -n +3)
-		ok $? "$cc $opt: tailcall=on gives native's exact code"
+		check "$cc $opt: tailcall=on gives native's exact code" same_code "$T/n.o" "$T/t.o"
 	done
 done
 
@@ -91,8 +96,8 @@ done
 out=$(callbacks gcc "$KPLUG" -O2 "$S/attrs.c" -DHAVE_NSC $CMP)
 is "$(echo "$out" | awk '$1 ~ /^skip_(attr|noinstr)/ && $2 != "-"')" "" \
 	"gcc 12: no_sanitize_coverage and .noinstr.text functions get nothing"
-echo "$out" | grep -q '^cov_plain trace_pc 3$'; ok $? "gcc 12: plain function instrumented"
-echo "$out" | grep -q '^skip_noinstr -'; ok $? "gcc 12: the .noinstr.text function was compiled"
+check "gcc 12: plain function instrumented" grep -q '^cov_plain trace_pc 3$' <<<"$out"
+check "gcc 12: the .noinstr.text function was compiled" grep -q '^skip_noinstr -' <<<"$out"
 is "$out" "$(callbacks gcc native -O2 "$S/attrs.c" -DHAVE_NSC |
 	grep -v '^skip_noinstr trace_')" "gcc 12: otherwise exactly native (native instruments noinstr)"
 if [ -n "$SO11" ]; then
@@ -117,7 +122,7 @@ bad() {	# bad DESCRIPTION EXPECTED-LINE ARGS...
 	err=$(cd "$T" && gcc -O2 -c "$S/tail.c" -o bad.o -fplugin="$KPLUG" "$@" 2>&1)
 	rc=$?
 	is "$err" "$want" "$what: one line"
-	[ "$rc" -ne 0 ]; ok $? "$what: exit status $rc"
+	check "$what: exit status $rc" test "$rc" -ne 0
 }
 printf 'src:*\n# comment\nfun:ok\nfun ok\n' > "$T/bad.list"
 bad "unknown trace mode" \
@@ -137,12 +142,12 @@ bad "native flag as well" \
 	$KSANCOV -fsanitize-coverage=trace-pc
 
 # ---- the bundled coverage example ----
-out=$(KPLUG=$KPLUG "$TOP/example/coverage/run.sh" 2>&1); rc=$?
-ok $rc "example/coverage/run.sh runs"
-echo "$out" | grep -q '^covered 24 of 26 instrumented blocks'; ok $? "example: 24 of 26 blocks covered"
+check "example/coverage/run.sh runs" env KPLUG="$KPLUG" "$TOP/example/coverage/run.sh" >"$T/coverage.out" 2>&1
+out=$(cat "$T/coverage.out")
+check "example: 24 of 26 blocks covered" grep -q '^covered 24 of 26 instrumented blocks' <<<"$out"
 is "$(echo "$out" | sed -n '/^not covered:/,/^tail/p' | sed '1d;$d' | xargs)" \
 	"classify_number: 29 classify_word: 39" "example: the odd-number and long-word lines are not covered"
-echo "$out" | grep -q 'native -fsanitize-coverage 1, kplug 0$'; ok $? "example: native tail-calls one callback, kplug none"
+check "example: native tail-calls one callback, kplug none" grep -q 'native -fsanitize-coverage 1, kplug 0$' <<<"$out"
 is "$(echo "$out" | sed -n '/^native build: /,$p' | xargs)" \
 	"native build: 1 recorded PC(s) in the caller instead of the block: main prog.c:60" \
 	"example: the native build records a PC in the caller"

@@ -6,11 +6,12 @@ T=$(mktemp -d "$OUT/sancov-lists.XXXXXX")
 S=$SANCOV_DIR
 
 # ---- the parser and matcher alone (config/speclist.c) ----
-$KCC -Wall -Wextra -Werror -I"$TOP" -o "$T/test_speclist" "$S/test_speclist.c" \
-	"$TOP/config/speclist.c"
-ok $? "speclist unit test builds without warnings"
+check "speclist unit test builds without warnings" $KCC -Wall -Wextra -Werror -I"$TOP" \
+	-o "$T/test_speclist" "$S/test_speclist.c" "$TOP/config/speclist.c"
 out=$("$T/test_speclist"); rc=$?
-[ $rc -eq 0 ] && ! echo "$out" | grep -q '^not ok'; ok $? "speclist unit test: $(echo "$out" | grep -c '^ok') checks pass"
+# unit_test_passed RC OUT: the unit test exited 0 and OUT has no failure
+unit_test_passed() { [ "$1" -eq 0 ] && ! grep -q '^not ok' <<<"$2"; }
+check "speclist unit test: $(echo "$out" | grep -c '^ok') checks pass" unit_test_passed "$rc" "$out"
 [ $rc -eq 0 ] || diag "$(echo "$out" | grep -A1 '^not ok')"
 
 # Instrumented functions of lists.c (those with at least one callback).

@@ -12,10 +12,10 @@ W=$OUT/sancov-parity
 mkdir -p "$W"
 P=$SANCOV_DIR/parity.sh
 
-G=$(gcc_source)/gcc/testsuite
-ok $? "GCC 12 testsuite extracted"
+check "GCC 12 testsuite extracted" gcc_source >"$W/gcc-source"
+G=$(cat "$W/gcc-source")/gcc/testsuite
 SANCOV_TESTS=("$G"/gcc.dg/sancov/*.c)
-[ ${#SANCOV_TESTS[@]} -ge 10 ]; ok $? "${#SANCOV_TESTS[@]} gcc.dg/sancov tests"
+check "${#SANCOV_TESTS[@]} gcc.dg/sancov tests" test ${#SANCOV_TESTS[@]} -ge 10
 mapfile -t TORTURE < <(ls "$G"/gcc.c-torture/compile/*.c "$G"/gcc.c-torture/execute/*.c |
 	LC_ALL=C sort | awk 'NR % 11 == 1')
 mapfile -t SIXTH < <(printf '%s\n' "${TORTURE[@]}" | awk 'NR % 6 == 1')
@@ -28,18 +28,20 @@ parity() {	# parity DESCRIPTION CC SO OPT MINFILES FILE...
 	[ $rc -eq 0 ] || diag "$(echo "$out" | head -20)"
 	ok $rc "$what"
 	files=$(echo "$out" | sed -n 's/^files \([0-9]*\) .*/\1/p' | tail -1)
-	[ "${files:-0}" -ge "$min" ]; ok $? "$cc $opt: ${files:-0} files compared (>= $min)"
+	check "$cc $opt: ${files:-0} files compared (>= $min)" test "${files:-0}" -ge "$min"
 }
 
 # The checker itself: a kplug build that traces less must be caught.
-out=$(PARITY_KFLAGS=-fplugin-arg-kplug-sancov-trace=pc "$P" gcc "$KPLUG" -O2 "$W/self" \
-	"${SANCOV_TESTS[@]}" 2>&1)
-[ $? -ne 0 ] && echo "$out" | grep -q 'differing [1-9]'
-ok $? "checker reports functions that differ (kplug with trace=pc only)"
-out=$(PARITY_KFLAGS=-fplugin-arg-kplug-sancov-float=on "$P" gcc "$KPLUG" -O2 "$W/self" \
-	"${SANCOV_TESTS[@]}" 2>&1)
-[ $? -ne 0 ] && echo "$out" | grep -q 'float callbacks without sancov-float'
-ok $? "checker reports float callbacks kplug must not emit by default"
+# checker_reports KFLAGS PATTERN: parity.sh on gcc.dg/sancov with
+# PARITY_KFLAGS=KFLAGS fails and prints PATTERN
+checker_reports() {
+	! PARITY_KFLAGS=$1 "$P" gcc "$KPLUG" -O2 "$W/self" "${SANCOV_TESTS[@]}" >"$W/self.out" 2>&1 &&
+		grep -q "$2" "$W/self.out"
+}
+check "checker reports functions that differ (kplug with trace=pc only)" \
+	checker_reports -fplugin-arg-kplug-sancov-trace=pc 'differing [1-9]'
+check "checker reports float callbacks kplug must not emit by default" \
+	checker_reports -fplugin-arg-kplug-sancov-float=on 'float callbacks without sancov-float'
 
 if quick; then
 	parity "gcc.dg/sancov at -O2: every function equal" gcc "$KPLUG" -O2 10 "${SANCOV_TESTS[@]}"

@@ -65,6 +65,8 @@ MODES="c i save-temps no-integrated-cpp stdin-pp stdin-c ccache icecream"
 
 pcs() { objdump -dr "$1" | grep -c 'R_.*__sanitizer_cov_trace_pc'; }
 code() { objdump -dr "$1" | tail -n +3; }
+# same_code A.o B.o: the same code
+same_code() { cmp -s <(code "$1") <(code "$2"); }
 
 # the same objects, whichever way cc1 is run
 CC=gcc
@@ -79,21 +81,21 @@ for setting in "off.ini:-fplugin-arg-kplug-config=$T/off.ini" \
 		ref=$(pcs "$T/ref.o")
 		for mode in $MODES; do
 			[ $mode = c ] && continue
-			build $mode "$T/$mode.o" "$f" $flags
-			ok $? "$what $f $mode: compiles"
+			check "$what $f $mode: compiles" build $mode "$T/$mode.o" "$f" $flags
 			is "$(pcs "$T/$mode.o")" "$ref" "$what $f $mode: $ref trace_pc calls, as for the .c"
-			cmp -s <(code "$T/ref.o") <(code "$T/$mode.o")
-			ok $? "$what $f $mode: same code as the .c"
+			check "$what $f $mode: same code as the .c" same_code "$T/ref.o" "$T/$mode.o"
 		done
 		case $what:$f in
 		off.ini:drivers/*|ignore-src:drivers/*|on.ini:lib/*) is "$ref" 0 "$what $f: not instrumented" ;;
-		*) [ "$ref" -gt 3 ]; ok $? "$what $f: instrumented ($ref trace_pc calls)" ;;
+		*) check "$what $f: instrumented ($ref trace_pc calls)" test "$ref" -gt 3 ;;
 		esac
 	done
 done
-grep -q -- '-c .*/cpp_stdout[^ ]*\.i' "$T/ccache.log" 2>/dev/null ||
-	grep -q 'Executing .* [^ ]*\.i$' "$T/ccache.log"
-ok $? "ccache compiled its preprocessed .i file (run_second_cpp=false)"
+# ccache_compiled_i LOG: ccache's LOG shows the compiler run on its .i file
+ccache_compiled_i() {
+	grep -q -- '-c .*/cpp_stdout[^ ]*\.i' "$1" 2>/dev/null || grep -q 'Executing .* [^ ]*\.i$' "$1"
+}
+check "ccache compiled its preprocessed .i file (run_second_cpp=false)" ccache_compiled_i "$T/ccache.log"
 
 # the report names the source file too
 for mode in $MODES; do
@@ -114,39 +116,50 @@ nomarker() {	# nomarker stdin|file FLAGS...: stderr of compiling -P output
 		(cd "$SRC" && kgcc -O2 -c "$T/p.i" -o "$T/np.o" "$@") 2>&1
 	fi
 }
+# failed_with_one_kplug_line RC OUT PATTERN: a compile that exited RC
+# failed, and its output OUT has one kplug: line, matching PATTERN
+failed_with_one_kplug_line() {
+	[ "$1" -ne 0 ] && [ "$(grep -c 'kplug:' <<<"$2")" = 1 ] && grep -q "$3" <<<"$2"
+}
+# compiled_quietly_instrumented RC OUT OBJ: a compile that exited RC
+# succeeded, printed nothing (OUT) and instrumented OBJ
+compiled_quietly_instrumented() { [ "$1" -eq 0 ] && [ -z "$2" ] && [ "$(pcs "$3")" -gt 3 ]; }
+# failed_needing_name RC OUT: a compile that exited RC failed, its output
+# OUT saying that it needs the name of the source file
+failed_needing_name() { [ "$1" -ne 0 ] && grep -q 'needs the name of the source file' <<<"$2"; }
 for how in stdin file; do
 	out=$(nomarker $how -fplugin-arg-kplug-config="$T/off.ini"); rc=$?
-	[ $rc -ne 0 ] && [ "$(echo "$out" | grep -c 'kplug:')" = 1 ] &&
-		echo "$out" | grep -q "off.ini:4: \[path:drivers/net/\*\] needs the name of the source file"
-	ok $? "-P output ($how), [path:] profile: one kplug: error"
+	check "-P output ($how), [path:] profile: one kplug: error" failed_with_one_kplug_line "$rc" "$out" \
+		"off.ini:4: \[path:drivers/net/\*\] needs the name of the source file"
 	[ $rc -ne 0 ] || diag "$out"
 	out=$(nomarker $how $IGN); rc=$?
-	[ $rc -ne 0 ] && [ "$(echo "$out" | grep -c 'kplug:')" = 1 ] &&
-		echo "$out" | grep -q "sancov: src: entries .* need the name of the source file"
-	ok $? "-P output ($how), inline ignore-src: one kplug: error"
+	check "-P output ($how), inline ignore-src: one kplug: error" failed_with_one_kplug_line "$rc" "$out" \
+		"sancov: src: entries .* need the name of the source file"
 	out=$(nomarker $how -fplugin-arg-kplug-enable=sancov); rc=$?
-	[ $rc -eq 0 ] && [ -z "$out" ] && [ "$(pcs "$T/np.o")" -gt 3 ]
-	ok $? "-P output ($how), nothing path-dependent: compiles and is instrumented"
+	check "-P output ($how), nothing path-dependent: compiles and is instrumented" \
+		compiled_quietly_instrumented "$rc" "$out" "$T/np.o"
 done
 out=$( (cd "$SRC" && { echo 'int before;'; cat "$T/p.i"; } | sed '2i # 1 "drivers/net/x.c"' |
-	kgcc -O2 -x c -c - -o "$T/late.o" -fplugin-arg-kplug-config="$T/off.ini") 2>&1)
-[ $? -ne 0 ] && echo "$out" | grep -q 'needs the name of the source file'
-ok $? "C on stdin with code before its first line marker: the name is unknown"
+	kgcc -O2 -x c -c - -o "$T/late.o" -fplugin-arg-kplug-config="$T/off.ini") 2>&1); rc=$?
+check "C on stdin with code before its first line marker: the name is unknown" \
+	failed_needing_name "$rc" "$out"
 
 # GCC 11 settles the name the same way
 if so11=$(sancov_so11); then
+	# build11 MODE OUT.o SRC FLAGS...: build with gcc-11 and its kplug.so
+	build11() { KPLUG=$so11 CC=gcc-11 build "$@"; }
+	# instrumented_as_c N: N (> 3) trace_pc calls, as many as in the .c's ref11.o
+	instrumented_as_c() { [ "$1" -gt 3 ] && [ "$1" = "$(pcs "$T/ref11.o")" ]; }
 	for mode in i stdin-pp stdin-c icecream; do
-		KPLUG=$so11 CC=gcc-11 build c "$T/ref11.o" drivers/net/x.c -fplugin-arg-kplug-config="$T/on.ini"
-		KPLUG=$so11 CC=gcc-11 build $mode "$T/m11.o" drivers/net/x.c -fplugin-arg-kplug-config="$T/on.ini"
-		ok $? "gcc-11 $mode: compiles"
+		build11 c "$T/ref11.o" drivers/net/x.c -fplugin-arg-kplug-config="$T/on.ini"
+		check "gcc-11 $mode: compiles" \
+			build11 $mode "$T/m11.o" drivers/net/x.c -fplugin-arg-kplug-config="$T/on.ini"
 		n=$(pcs "$T/m11.o")
-		[ "$n" -gt 3 ] && [ "$n" = "$(pcs "$T/ref11.o")" ]
-		ok $? "gcc-11 $mode: [path:] section enables sancov ($n trace_pc calls)"
+		check "gcc-11 $mode: [path:] section enables sancov ($n trace_pc calls)" instrumented_as_c "$n"
 	done
 	out=$( (cd "$SRC" && gcc-11 -fplugin="$so11" -O2 -x cpp-output -c - -o "$T/np.o" \
-		-fplugin-arg-kplug-config="$T/off.ini" < "$T/p.i") 2>&1)
-	[ $? -ne 0 ] && echo "$out" | grep -q 'needs the name of the source file'
-	ok $? "gcc-11: -P output on stdin with a [path:] profile fails"
+		-fplugin-arg-kplug-config="$T/off.ini" < "$T/p.i") 2>&1); rc=$?
+	check "gcc-11: -P output on stdin with a [path:] profile fails" failed_needing_name "$rc" "$out"
 else
 	skip "gcc-11 or its plugin headers missing"
 fi

@@ -27,17 +27,16 @@ for opt in -O0 -Og -Os -O2; do
 		# GCC 14 made implicit declarations an error: torture files are gnu89
 		std=-std=gnu89
 		[ "${f#/}" = "$f" ] && f=$S/$f std=
-		$KCC $opt $std -g -fcompare-debug -w -c "$f" -o "$T/cd.o" -fplugin="$KPLUG" $KSANCOV $CMP
-		ok $? "$KCC -fcompare-debug $opt $(basename "$f")"
+		check "$KCC -fcompare-debug $opt $(basename "$f")" \
+			$KCC $opt $std -g -fcompare-debug -w -c "$f" -o "$T/cd.o" -fplugin="$KPLUG" $KSANCOV $CMP
 	done
 	is "$(callbacks $KCC "$KPLUG" $opt "$S/tail.c" $CMP -g)" \
 		"$(callbacks $KCC "$KPLUG" $opt "$S/tail.c" $CMP)" "$KCC $opt: -g gives the same callbacks"
 done
 
 # ---- the cached declarations survive garbage collection ----
-$KCC -O2 -c "$S/abi.c" -o "$T/gc.o" -fplugin="$KPLUG" $KSANCOV $CMP \
-	--param ggc-min-expand=0 --param ggc-min-heapsize=0
-ok $? "$KCC: collection at every opportunity: no crash"
+check "$KCC: collection at every opportunity: no crash" $KCC -O2 -c "$S/abi.c" -o "$T/gc.o" \
+	-fplugin="$KPLUG" $KSANCOV $CMP --param ggc-min-expand=0 --param ggc-min-heapsize=0
 is "$(jumps "$T/gc.o")" "$($KCC -O2 -c "$S/abi.c" -o "$T/nogc.o" -fplugin="$KPLUG" $KSANCOV $CMP &&
 	jumps "$T/nogc.o")" "$KCC: collection at every opportunity: same instrumentation"
 rm -rf "$T"

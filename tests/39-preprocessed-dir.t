@@ -16,12 +16,14 @@ trap 'rm -rf "$t"' EXIT
 mkdir -p "$t/src/drivers/net" "$t/remote"
 printf 'int f(int a) { return a ? 1 : 2; }\n' >"$t/src/drivers/net/x.c"
 printf '[path:drivers/net/*]\nenable = cyc_complexity\n' >"$t/p.ini"
+# in_src CMD...: CMD run in src/
+in_src() { (cd "$t/src" && "$@"); }
 # pre NAME INPUT FLAGS...: preprocess in src/, as the icecream client does
 pre() {
 	local name=$1 input=$2
 	shift 2
-	(cd "$t/src" && $KCC "$@" -E -fdirectives-only "$input" -o "$t/$name.i")
-	ok $? "$name: preprocessed in the source directory"
+	check "$name: preprocessed in the source directory" \
+		in_src $KCC "$@" -E -fdirectives-only "$input" -o "$t/$name.i"
 }
 # remote NAME ROOT: the unit compiled from stdin in remote/; prints its
 # complexity lines, its kplug errors on stderr
@@ -45,8 +47,8 @@ for c in "rel $t/src" "abs ."; do
 	got=$(remote "$1" "$2")
 	is "${got%%:*}" 1 "$1 source, root $2, no working-directory line: the compile stops"
 	is "$(grep -c . "$t/$1.err")" 1 "... with one line"
-	grep -q "kplug: $t/p.ini:2: \[path:drivers/net/\*\] matches '.*drivers/net/x.c' against root= by the directory it was compiled in, which this preprocessed input on stdin does not name: preprocess with -fworking-directory (or -g)" "$t/$1.err"
-	ok $? "... naming the section, the source and what to do"
+	check "... naming the section, the source and what to do" grep -q \
+		"kplug: $t/p.ini:2: \[path:drivers/net/\*\] matches '.*drivers/net/x.c' against root= by the directory it was compiled in, which this preprocessed input on stdin does not name: preprocess with -fworking-directory (or -g)" "$t/$1.err"
 	[ "${got%%:*}" = 1 ] || diag_in <"$t/$1.err"
 done
 done_testing

@@ -6,7 +6,8 @@
 #
 # Commands are words in command position (start of a line or after | ; &
 # ( $( ` ! && || then do else, or the argument of nice, timeout N, env,
-# exec, xargs, flock LOCK, command -v, sudo), minus shell keywords and
+# exec, xargs, flock LOCK, command -v, sudo, and the command of a check:
+# check "WHAT" CMD, check_exit N "WHAT" CMD), minus shell keywords and
 # builtins and the functions the scripts define.  Files are absolute paths
 # under /usr (a tarball, a library) that a script names literally.  The
 # caller resolves them to Debian packages.
@@ -84,11 +85,14 @@ for my $f (@ARGV) {
 }
 
 my $lead = qr~(?:^|[|;&`!{]|(?<![^\s\$])\((?!\()|&&|\|\||\bthen\b|\bdo\b|\belse\b)\s*~;
+# a check's description: a string, with the command substitutions in it
+my $what = qr~STRING(?:\s*\$\((?:[^()]|\([^()]*\))*\))*~;
 my $wrap = qr~(?:(?:nice(?:\s+-n\s*-?\d+)?|timeout\s+\S+|env(?:\s+-u\s+\S+|\s+\w+=\S*)*|exec|xargs(?:\s+-\S+(?:\s+\S+)?)*|flock\s+\S+|command\s+-v|sudo|shell)\s+)~;
 for my $ft (@text) {
 	my ($f, $t) = @$ft;
 	for my $line (split /\n/, $t) {
 		$line =~ s/^\s*[@-]+//;	# a make recipe line
+		$line =~ s/\bcheck(?:_exit\s+\S+)?\s+($what)\s/$1; /g;
 		$cmd{$1} = 1 while $line =~ /$lead(?:\w+=\S*\s+)*(nice|timeout|env|xargs|flock|sudo)\s/g;
 		while ($line =~ /$lead(?:\w+=\S*\s+)*(?:$wrap)*([A-Za-z][\w.+-]*)(?=\s|$|;|(\))|\|)/g) {
 			my $w = $1;

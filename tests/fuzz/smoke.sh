@@ -4,6 +4,13 @@
 #	fuzz_smoke HARNESS RUNS [LIBFUZZER OPTION...]
 # runs tests/fuzz/HARNESS on its corpus (tests/fuzz/corpus/NAME without the
 # fuzz_ prefix) and checks: exit 0, runs counted, no crash or leak file.
+
+# fuzz_run_clean RC EXECS SCRATCH: the run exited 0, counted its runs and
+# left no crash or leak file in SCRATCH
+fuzz_run_clean() {
+	[ "$1" -eq 0 ] && [ -n "$2" ] && ! ls "$3"/crash-* "$3"/leak-* >/dev/null 2>&1
+}
+
 fuzz_smoke() {
 	local h=$1 n=$2 F=$TOP/tests/fuzz corpus scratch start rc secs execs cov
 	shift 2
@@ -19,8 +26,8 @@ fuzz_smoke() {
 	secs=$(($(date +%s) - start))
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$scratch.log")
 	cov=$(grep -o 'cov: [0-9]*' "$scratch.log" | tail -1)
-	[ $rc -eq 0 ] && [ -n "$execs" ] && ! ls "$scratch"/crash-* "$scratch"/leak-* >/dev/null 2>&1
-	ok $? "$h: $execs runs (seed 1, $(ls "$corpus" | wc -l) seeds), $cov, no crash, no leak (${secs}s)"
+	check "$h: $execs runs (seed 1, $(ls "$corpus" | wc -l) seeds), $cov, no crash, no leak (${secs}s)" \
+		fuzz_run_clean "$rc" "$execs" "$scratch"
 	[ $rc -eq 0 ] || grep -E 'ERROR|SUMMARY|runtime error|==[0-9]+==' "$scratch.log" | head -10 |
 		while read -r l; do diag "$l"; done
 }

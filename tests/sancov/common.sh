@@ -47,5 +47,5 @@ sancov_bad() {
 	err=$(cd "$dir" && gcc -O2 -c "$src" -o bad.o -fplugin="$KPLUG" $KSANCOV "$@" 2>&1)
 	rc=$?
 	is "$err" "$want" "$what: one line"
-	[ "$rc" -ne 0 ]; ok $? "$what: exit status $rc"
+	check "$what: exit status $rc" test "$rc" -ne 0
 }
