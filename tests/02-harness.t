@@ -122,6 +122,20 @@ out=$(T=$T TOP=$TOP perl "$TOP/tests/harness.pl" --keep-env "$T/check.t" 2>&1)
 is "$(sed -n '/check\.t 5 - /,/check\.t 6 - /p' <<<"$out" | grep -c "# exit status 2 (wanted 1): grep -q nothing $T/no-such-file$")" 1 \
 	"a failed check names the exit status and the command"
 
+# No test passes "$?" to ok ("cond; ok $? ..." breaks silently when a
+# line comes between the two): the suite uses check and check_exit.
+# ok_status_uses FILE...: prints each such line, fails when there is one.
+ok_status_uses() {
+	awk '/^[[:space:]]*#/ { next }
+	     /(^|[;&|[:space:]])ok "?\$\?/ { print FILENAME ":" FNR ": " $0; n++ }
+	     END { exit n > 0 }' "$@"
+}
+suite=("$TOP"/tests/*.t "$TOP"/tests/*.sh "$TOP"/tests/*/*.sh)
+check "no test of the suite's ${#suite[@]} files passes \$? to ok" ok_status_uses "${suite[@]}" >&2
+printf 'true\nfalse; ok $%s "x"\n' '?' >"$T/uses.t"
+check_exit 1 "... and a file that does is named" ok_status_uses "$T/uses.t" >"$T/uses.out"
+is "$(cat "$T/uses.out")" "$T/uses.t:2: false; ok \$? \"x\"" "... with its line"
+
 # A "# long" file starts first, however late it is named.
 : >"$LOG"
 mk l1 '' "$plan1"

@@ -51,10 +51,9 @@ is "$msg" "kplug: make deb needs dpkg-dev, debhelper, fakeroot and lintian: apt-
 	"make deb without the packaging tools: one line naming them"
 
 check "git clone of the repository ($(git -C "$TOP" rev-parse --short HEAD))" git clone -q "$TOP" "$W/src"
-(cd "$W/src" && nice -n 19 make deb DEB_OUT="$W/out") >"$W/make-deb.log" 2>&1
-rc=$?
-ok $rc "make deb in the clean clone (dpkg-buildpackage, lintian --fail-on error,warning)"
-[ $rc = 0 ] || diag "$(tail -n 30 "$W/make-deb.log")"
+make_deb() { (cd "$W/src" && nice -n 19 make deb DEB_OUT="$W/out"); }
+check "make deb in the clean clone (dpkg-buildpackage, lintian --fail-on error,warning)" \
+	make_deb >"$W/make-deb.log" 2>&1 || diag "$(tail -n 30 "$W/make-deb.log")"
 is "$(sed -n 's/^Binary: //p' "$W/out/"*.changes 2>/dev/null)" \
 	"gcc-11-kplug gcc-11-kplug-dbgsym gcc-12-kplug gcc-12-kplug-dbgsym kplug-tools kplug-tools-dbgsym" \
 	"the packages built: Debian 12's gcc-12-kplug and gcc-11-kplug (and no other), kplug-tools"
@@ -116,10 +115,8 @@ is "$(dpkg-query -W -f='${Status}' gcc-12-kplug)" "install ok unpacked" "... and
 dpkg --purge gcc-12-kplug >/dev/null 2>&1
 is "$(installed)" "" "... purged again"
 
-dpkg -i "${deb[@]}" >"$W/install.log" 2>&1
-rc=$?
-ok $rc "dpkg -i $PKGS"
-[ $rc = 0 ] || diag "$(cat "$W/install.log")"
+check "dpkg -i $PKGS" dpkg -i "${deb[@]}" >"$W/install.log" 2>&1 ||
+	diag "$(cat "$W/install.log")"
 dpkg -L $PKGS | sort -u >"$W/files"
 
 cd "$FIX" || exit 1

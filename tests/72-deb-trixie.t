@@ -84,11 +84,12 @@ plugdirs() { ls -A "$root${PLUG[14]}" "$root${PLUG[13]}"; }
 plugdirs_before=$(plugdirs)
 
 check "git clone of the repository ($(git -C "$TOP" rev-parse --short HEAD))" git clone -q "$TOP" "$W/src"
-(cd "$W/src" && "$TC" run trixie nice -n 19 make deb DEB_OUT="$W/out" \
-	DEB_BUILDPACKAGE_FLAGS=--ignore-builtin-builddeps) >"$W/make-deb.log" 2>&1
-rc=$?
-ok $rc "make deb in the clean clone, in the trixie chroot (dpkg-buildpackage, lintian --fail-on error,warning)"
-[ $rc = 0 ] || diag "$(tail -n 30 "$W/make-deb.log")"
+make_deb() {
+	(cd "$W/src" && "$TC" run trixie nice -n 19 make deb DEB_OUT="$W/out" \
+		DEB_BUILDPACKAGE_FLAGS=--ignore-builtin-builddeps)
+}
+check "make deb in the clean clone, in the trixie chroot (dpkg-buildpackage, lintian --fail-on error,warning)" \
+	make_deb >"$W/make-deb.log" 2>&1 || diag "$(tail -n 30 "$W/make-deb.log")"
 is "$(sed -n 's/^Binary: //p' "$W/out/"*.changes 2>/dev/null)" \
 	"gcc-13-kplug gcc-13-kplug-dbgsym gcc-14-kplug gcc-14-kplug-dbgsym kplug-tools kplug-tools-dbgsym" \
 	"the packages built: trixie's gcc-14-kplug and gcc-13-kplug (and no other), kplug-tools"
@@ -134,10 +135,8 @@ done
 is "$(dpkg-deb -f "$W/out/kplug-tools_${version}_$ARCH.deb" Recommends)" "gcc-14-kplug | gcc-13-kplug" \
 	"kplug-tools recommends gcc-14-kplug | gcc-13-kplug"
 
-trixie dpkg -i "${deb[@]}" >"$W/install.log" 2>&1
-rc=$?
-ok $rc "dpkg -i $PKGS in the chroot"
-[ $rc = 0 ] || diag "$(cat "$W/install.log")"
+check "dpkg -i $PKGS in the chroot" trixie dpkg -i "${deb[@]}" >"$W/install.log" 2>&1 ||
+	diag "$(cat "$W/install.log")"
 # shellcheck disable=SC2086
 trixie dpkg -L $PKGS | sort -u >"$W/files"
 
@@ -169,10 +168,8 @@ cd "$W" || exit 1
 
 # dpkg -r removes every file the packages installed.
 # shellcheck disable=SC2086
-trixie dpkg -r $PKGS >"$W/remove.log" 2>&1
-rc=$?
-ok $rc "dpkg -r $PKGS in the chroot"
-[ $rc = 0 ] || diag "$(cat "$W/remove.log")"
+check "dpkg -r $PKGS in the chroot" trixie dpkg -r $PKGS >"$W/remove.log" 2>&1 ||
+	diag "$(cat "$W/remove.log")"
 left=$(while read -r f; do [ -e "$root$f" ] && [ ! -d "$root$f" ] && echo "$f"; done <"$W/files")
 # nothing_left: dpkg -L listed gcc-13's kplug.so, and no file it listed is left
 nothing_left() { grep -q "^${PLUG[13]}/kplug.so$" "$W/files" && [ -z "$left" ]; }
