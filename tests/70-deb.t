@@ -164,9 +164,10 @@ check "every option of the installed plugin's help is in the installed kplug(7)"
 k=$W/linux-6.12
 files="Makefile scripts/Kbuild.include $(for p in /usr/share/kplug/kbuild/patches/linux-6.12/*.patch; do
 	sed -n 's|^+++ b/||p' "$p" | head -n 1; done)"
-# small_copy: $files of Linux 6.12 copied into $k (from the extracted tree, else the tarball)
+# small_copy: $files of Linux 6.12 copied into $k (from the extracted
+# tree unless something integrated kplug into it, else the tarball)
 small_copy() {
-	if [ -f "$CACHE/linux-6.12/.extracted" ]; then
+	if [ -f "$CACHE/linux-6.12/.extracted" ] && [ ! -e "$CACHE/linux-6.12/scripts/gcc-plugins/kplug" ]; then
 		mkdir -p "$k" && (cd "$CACHE/linux-6.12" && cp --parents $files "$k")
 	else
 		mkdir -p "$k" && tar -C "$k" --strip-components=1 -xf /usr/src/linux-source-6.12.tar.xz \
