@@ -10,12 +10,12 @@ T=$(mktemp -d "$OUT/report-robust.XXXXXX")
 [ -x "$R" ] || make -s -C "$TOP" tools/kplug-report
 
 run() { "$@" > "$T/out" 2> "$T/err"; rc=$?; }
-SRCS=("$TOP"/tools/report/*.c "$TOP/config/kplug-json.c")
+SRCS=("${REPORT_SRCS[@]}")
 
 # ---- -pthread ----
 make -s -C "$TOP" -n -B tools/kplug-report > "$T/make.log" 2>&1
 grep -q -- ' -pthread .*-o tools/kplug-report' "$T/make.log"; ok $? "tools/kplug-report is linked with -pthread"
-gcc -c -I"$TOP" -o "$T/input.o" "$TOP/tools/report/input.c" 2> "$T/err"
+gcc -c -I"$TOP" -o "$T/input.o" "$TOP/tools/report/input/batch.c" 2> "$T/err"
 [ $? -ne 0 ] && grep -q 'build kplug-report with -pthread' "$T/err"
 ok $? "the reader (pthread_create) refuses to build without -pthread"
 

@@ -30,8 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
-#include "read.h"
+#include "tools/report/report.h"
+#include "tools/report/input/batch.h"
 
 static const struct command *const commands[] = {
 	&cmd_top,
