@@ -49,11 +49,19 @@ struct options {
 
 extern struct options opt;
 extern const struct options opt_defaults;
-extern int tool_error;		/* something went wrong: exit 2 */
 extern int want_macros;		/* keep the macro names of the records */
 
+/* ---- core/errors.c: every error line is TOOL ": MESSAGE\n" on stderr ---- */
+
+extern int tool_error;		/* set: the run exits EXIT_TOOL */
+/* The error line, then exit(EXIT_TOOL) at once. */
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* The error line, and the run, which goes on, exits EXIT_TOOL (tool_error). */
+void flag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* realloc() that dies with "out of memory"; N = 0 allocates too. */
 void *xrealloc(void *p, size_t n);
+/* calloc(N, SIZE) that dies with "out of memory"; N = 0 allocates too. */
+void *xcalloc(size_t n, size_t size);
 
 /* ---- core/strtab.c: interned strings; id 0 is "" (an absent field) ---- */
 

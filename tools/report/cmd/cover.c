@@ -65,7 +65,7 @@ static int load_map(struct covmap *m, const char *path)
 	int fd = open(path, O_RDONLY), ret = -1;
 
 	if (fd < 0 || fstat(fd, &st) < 0) {
-		fprintf(stderr, TOOL ": %s: %s\n", path, strerror(errno));
+		flag_error("%s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -73,18 +73,18 @@ static int load_map(struct covmap *m, const char *path)
 	buf = st.st_size ? mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
 	close(fd);
 	if (buf == MAP_FAILED) {
-		fprintf(stderr, TOOL ": %s: cannot read\n", path);
+		flag_error("%s: cannot read", path);
 		return -1;
 	}
 	if (elf_each_section(buf, st.st_size, SANCOV_SECTION, add_section, &s, &err) < 0)
-		fprintf(stderr, TOOL ": %s: %s\n", path, err);
+		flag_error("%s: %s", path, err);
 	else if (!s.len)
-		fprintf(stderr, TOOL ": %s: no coverage map (section " SANCOV_SECTION ", "
+		flag_error("%s: no coverage map (section " SANCOV_SECTION ", "
 			"debug information that strip removes): build with "
 			"-fplugin-arg-kplug-sancov-map=on or sancov-prune, and cover the "
-			"unstripped file\n", path);
+			"unstripped file", path);
 	else if (covmap_load(m, s.buf, s.len, &err) < 0)
-		fprintf(stderr, TOOL ": %s: %s\n", path, err);
+		flag_error("%s: %s", path, err);
 	else
 		ret = 0;
 	m->thumb = elf_machine(buf, st.st_size) == ELF_EM_ARM;
@@ -115,13 +115,13 @@ static int read_hits(struct covmap *m, FILE *f, const char *path, size_t *n,
 		while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
 			end++;
 		if (errno || end == p || *end) {
-			fprintf(stderr, TOOL ": %s:%lu: not a hexadecimal address\n", path, lineno);
+			flag_error("%s:%lu: not a hexadecimal address", path, lineno);
 			return -1;
 		}
 		(*n)++;
 		if (covmap_hit(m, addr) < 0) {
 			if (!*unknown)
-				fprintf(stderr, TOOL ": %s:%lu: 0x%" PRIx64 " is in no coverage map\n",
+				flag_error("%s:%lu: 0x%" PRIx64 " is in no coverage map",
 					path, lineno, addr);
 			(*unknown)++;
 		}
@@ -137,8 +137,8 @@ static int trace_run(struct covmap *m, const char *path, char ***lines, size_t *
 
 	if (covtrace_lines(m, lines, nl, size, &bad) == 0)
 		return 0;
-	fprintf(stderr, TOOL ": %s: %s: no path of the function gives its hits in this "
-		"order (a truncated trace, or a map of another build)\n", path, bad->name);
+	flag_error("%s: %s: no path of the function gives its hits in this "
+		"order (a truncated trace, or a map of another build)", path, bad->name);
 	return -1;
 }
 
@@ -151,7 +151,7 @@ static int cover(char **inputs, int n)
 	int k, ret = 0;
 
 	if (n < 1) {
-		fprintf(stderr, TOOL ": cover needs the ELF file with the map\n");
+		flag_error("cover needs the ELF file with the map");
 		return -1;
 	}
 	if (load_map(&m, inputs[0]) < 0)
@@ -162,7 +162,7 @@ static int cover(char **inputs, int n)
 		FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 
 		if (!f) {
-			fprintf(stderr, TOOL ": %s: %s\n", path, strerror(errno));
+			flag_error("%s: %s", path, strerror(errno));
 			ret = -1;
 			break;
 		}
@@ -175,18 +175,18 @@ static int cover(char **inputs, int n)
 			break;
 	}
 	if (!ret && !m.trace && (f = covmap_trace_only(&m))) {
-		fprintf(stderr, TOOL ": %s: %s was pruned for ordered hits "
+		flag_error("%s: %s was pruned for ordered hits "
 			"(sancov-prune-observe=trace): a set of hits cannot tell its lines; "
-			"give each run's PCs in order to cover --trace\n", inputs[0], f->name);
+			"give each run's PCs in order to cover --trace", inputs[0], f->name);
 		ret = -1;
 	}
 	if (!ret && unknown) {
-		fprintf(stderr, TOOL ": %zu of %zu addresses are in no coverage map\n",
+		flag_error("%zu of %zu addresses are in no coverage map",
 			unknown, hits);
 		if (m.dyn)
-			fprintf(stderr, TOOL ": %s is position-independent (a PIE or a shared "
+			flag_error("%s is position-independent (a PIE or a shared "
 				"object): it ran at other addresses than its map's; link the "
-				"program with -no-pie\n", inputs[0]);
+				"program with -no-pie", inputs[0]);
 		ret = -1;
 	}
 	if (!ret) {
@@ -223,7 +223,7 @@ static int cover(char **inputs, int n)
 }
 
 const struct command cmd_cover = {
-	"cover", "[--trace] ELF [HITS...]",
-	"covered source lines from probe hits (kcov PCs, guard/counter/flag addresses)",
-	0, NULL, cover,
+	.name = "cover", .args = "[--trace] ELF [HITS...]",
+	.help = "covered source lines from probe hits (kcov PCs, guard/counter/flag addresses)",
+	.on_inputs = cover,
 };

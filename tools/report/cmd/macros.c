@@ -25,13 +25,11 @@ static int cmp_macstat(const void *a, const void *b)
 static int macros(struct recset *rs)
 {
 	/* indexed by interned name id */
-	struct macstat *by = calloc(strs.n + 1, sizeof(*by));
+	struct macstat *by = xcalloc(strs.n + 1, sizeof(*by));
 	struct macstat *v = xrealloc(NULL, (strs.n + 1) * sizeof(*v));
 	size_t i, n = 0, nparts = 0;
 	long total = 0;
 
-	if (!by)
-		die("out of memory");
 	for (i = 0; i < rs->n; i++) {
 		const struct rec *r = &rs->r[i];
 		uint32_t j;
@@ -54,7 +52,7 @@ static int macros(struct recset *rs)
 		}
 	}
 	if (!nparts) {
-		fprintf(stderr, TOOL ": macros needs JSON Lines records (format=jsonl)\n");
+		flag_error("macros needs JSON Lines records (format=jsonl)");
 		free(by);
 		free(v);
 		return -1;

@@ -1,35 +1,54 @@
 // SPDX-License-Identifier: GPL-2.0
-/* kplug-report: options, the error exit and allocation. */
+/*
+ * kplug-report: the two ways an error ends the run, and allocation.  Every
+ * error line is "kplug-report: MESSAGE" on stderr; the exit status is 2.
+ */
 #include <stdarg.h>
 #include <stdlib.h>
 
 #include "tools/report/report.h"
 
-const char *const fmt_names[NFMT] = { "text", "csv", "json", "sarif", "checkstyle" };
-const struct options opt_defaults = {
-	.fmt = FMT_TEXT,
-	.threshold = 30,
-	.top_n = 10,
-};
-struct options opt;
 int tool_error;
-int want_macros;
+
+static void error_line(const char *fmt, va_list ap)
+{
+	fprintf(stderr, TOOL ": ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
 
 void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, TOOL ": ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	error_line(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(EXIT_TOOL);
+}
+
+void flag_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_line(fmt, ap);
+	va_end(ap);
+	tool_error = 1;
 }
 
 void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
 	if (!p)
 		die("out of memory");
 	return p;

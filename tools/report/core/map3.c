@@ -9,10 +9,8 @@ void map3_init(struct map3 *m, size_t n)
 	m->size = 1024;
 	while (m->size < n * 2)
 		m->size *= 2;
-	m->k = calloc(m->size, sizeof(*m->k));
-	m->v = calloc(m->size, sizeof(*m->v));
-	if (!m->k || !m->v)
-		die("out of memory");
+	m->k = xcalloc(m->size, sizeof(*m->k));
+	m->v = xcalloc(m->size, sizeof(*m->v));
 }
 
 void map3_free(struct map3 *m)

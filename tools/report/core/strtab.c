@@ -46,10 +46,8 @@ static size_t str_len(uint32_t id)
 static void str_rehash(void)
 {
 	uint32_t i, j, n = strs.nslot ? strs.nslot * 2 : 1024;
-	uint64_t *old = strs.slot, *slot = calloc(n, sizeof(*slot));
+	uint64_t *old = strs.slot, *slot = xcalloc(n, sizeof(*slot));
 
-	if (!slot)
-		die("out of memory");
 	for (i = 0; i < strs.nslot; i++) {
 		uint64_t v = old[i];
 

@@ -197,8 +197,7 @@ void read_fd(struct recset *rs, const char *path, int fd)
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n < 0) {
-				fprintf(stderr, TOOL ": %s: %s\n", path, strerror(errno));
-				tool_error = 1;
+				flag_error("%s: %s", path, strerror(errno));
 				n = 0;
 			}
 			len += n;

@@ -50,8 +50,7 @@ static void read_file(struct recset *rs, const char *path)
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		fprintf(stderr, TOOL ": %s: %s\n", path, strerror(errno));
-		tool_error = 1;
+		flag_error("%s: %s", path, strerror(errno));
 		return;
 	}
 	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -82,8 +81,7 @@ static void read_dir(struct recset *rs, const char *dir)
 	size_t n = 0, i;
 
 	if (!d) {
-		fprintf(stderr, TOOL ": %s: %s\n", dir, strerror(errno));
-		tool_error = 1;
+		flag_error("%s: %s", dir, strerror(errno));
 		return;
 	}
 	while ((e = readdir(d))) {
@@ -131,9 +129,8 @@ void load(struct recset *rs, char **paths, int n)
 		tool_error = 1;
 	dedup(rs);
 	if (!rs->live) {
-		fprintf(stderr, TOOL ": no records in %s%s\n", n ? paths[0] : "the input",
+		flag_error("no records in %s%s", n ? paths[0] : "the input",
 			n > 1 ? " and the other inputs" : "");
-		tool_error = 1;
 	}
 }
 

@@ -18,8 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tools/report/input/objects.h"
 #include "tools/report/input/elf.h"
+#include "tools/report/input/objects.h"
+#include "tools/report/report.h"
 
 #define AR_MAGIC	"!<arch>\n"
 #define AR_THIN		"!<thin>\n"
@@ -32,32 +33,24 @@ struct where {
 	const char *member;	/* NULL outside archives */
 };
 
-static void *collect_alloc(size_t n)
-{
-	void *p = calloc(1, n ? n : 1);
-
-	if (!p) {
-		fprintf(stderr, "kplug-report: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
-static void fail(struct collect *c, const struct where *w, const char *fmt, ...)
+/* The error line "kplug-report: FILE(MEMBER): what" (flag_error()), counted. */
+static void bad_file(struct collect *c, const struct where *w, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static void fail(struct collect *c, const struct where *w, const char *fmt, ...)
+static void bad_file(struct collect *c, const struct where *w, const char *fmt, ...)
 {
 	va_list ap;
+	char *what;
 
-	fprintf(stderr, "%s: %s", c->tool, w->file);
-	if (w->member)
-		fprintf(stderr, "(%s)", w->member);
-	fputs(": ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&what, fmt, ap) < 0)
+		die("out of memory");
 	va_end(ap);
-	fputc('\n', stderr);
+	if (w->member)
+		flag_error("%s(%s): %s", w->file, w->member, what);
+	else
+		flag_error("%s: %s", w->file, what);
+	free(what);
 	c->errors++;
 }
 
@@ -65,9 +58,8 @@ void collect_init(struct collect *c, FILE *out)
 {
 	memset(c, 0, sizeof(*c));
 	c->out = out;
-	c->tool = "kplug-report";
 	c->cap = 1024;
-	c->seen = collect_alloc(c->cap * sizeof(*c->seen));
+	c->seen = xcalloc(c->cap, sizeof(*c->seen));
 }
 
 /* ---- records, each printed once ---- */
@@ -90,7 +82,7 @@ static void grow_seen(struct collect *c)
 	size_t i, oldcap = c->cap;
 
 	c->cap *= 2;
-	c->seen = collect_alloc(c->cap * sizeof(*c->seen));
+	c->seen = xcalloc(c->cap, sizeof(*c->seen));
 	for (i = 0; i < oldcap; i++) {
 		size_t j = old[i] & (c->cap - 1);
 
@@ -138,12 +130,12 @@ static int read_section(const char *data, size_t size, void *arg)
 		}
 		nl = memchr(p, '\n', end - p);
 		if (!nl) {
-			fail(sc->c, sc->w, "%s: truncated record at offset %zu",
+			bad_file(sc->c, sc->w, "%s: truncated record at offset %zu",
 			     KPLUG_CYC_SECTION, (size_t)(p - data));
 			return 1;
 		}
 		if (*p != '{' || nl[-1] != '}' || memchr(p, '\0', nl - p)) {
-			fail(sc->c, sc->w, "%s: not a JSON record at offset %zu",
+			bad_file(sc->c, sc->w, "%s: not a JSON record at offset %zu",
 			     KPLUG_CYC_SECTION, (size_t)(p - data));
 			return 1;
 		}
@@ -163,7 +155,7 @@ static void collect_elf(struct collect *c, const struct where *w,
 	const char *err;
 
 	if (elf_each_section(buf, len, KPLUG_CYC_SECTION, read_section, &sc, &err) < 0)
-		fail(c, w, "%s", err);
+		bad_file(c, w, "%s", err);
 }
 
 /* ---- archives ---- */
@@ -208,7 +200,7 @@ static char *member_name(const unsigned char *hdr, const unsigned char *names,
 		n = end - (names + off);
 		if (n && names[off + n - 1] == '/')
 			n--;
-		name = collect_alloc(n + 1);
+		name = xcalloc(n + 1, 1);
 		memcpy(name, names + off, n);
 		return name;
 	}
@@ -216,7 +208,7 @@ static char *member_name(const unsigned char *hdr, const unsigned char *names,
 		n--;
 	if (n > 1 && hdr[n - 1] == '/')
 		n--;
-	name = collect_alloc(n + 1);
+	name = xcalloc(n + 1, 1);
 	memcpy(name, hdr, n);
 	return name;
 }
@@ -232,7 +224,7 @@ static void collect_thin_member(struct collect *c, const char *archive,
 		collect_file(c, name, depth, 0);
 		return;
 	}
-	path = collect_alloc(slash - archive + 2 + strlen(name));
+	path = xcalloc(slash - archive + 2 + strlen(name), 1);
 	memcpy(path, archive, slash - archive + 1);
 	strcpy(path + (slash - archive + 1), name);
 	collect_file(c, path, depth, 0);
@@ -254,7 +246,7 @@ static void collect_ar(struct collect *c, const struct where *w,
 
 		if (len - off < AR_HDR || memcmp(hdr + 58, "`\n", 2) ||
 		    parse_size(hdr + 48, 10, &size)) {
-			fail(c, w, "bad or truncated archive member header at offset %zu", off);
+			bad_file(c, w, "bad or truncated archive member header at offset %zu", off);
 			return;
 		}
 		off += AR_HDR;
@@ -262,7 +254,7 @@ static void collect_ar(struct collect *c, const struct where *w,
 		special = hdr[0] == '/' && (hdr[1] == ' ' || hdr[1] == '/' ||
 					    !memcmp(hdr, "/SYM64/", 7));
 		if ((special || !thin) && size > len - off) {
-			fail(c, w, "truncated archive member at offset %zu", off - AR_HDR);
+			bad_file(c, w, "truncated archive member at offset %zu", off - AR_HDR);
 			return;
 		}
 		if (special) {
@@ -275,7 +267,7 @@ static void collect_ar(struct collect *c, const struct where *w,
 		}
 		name = member_name(hdr, names, names_len);
 		if (!name) {
-			fail(c, w, "bad archive member name at offset %zu", off - AR_HDR);
+			bad_file(c, w, "bad archive member name at offset %zu", off - AR_HDR);
 			return;
 		}
 		if (thin) {
@@ -296,7 +288,7 @@ static void collect_buffer(struct collect *c, const struct where *w,
 			   const unsigned char *buf, size_t len, int depth)
 {
 	if (depth > MAX_NESTING) {
-		fail(c, w, "archives nested more than %d deep", MAX_NESTING);
+		bad_file(c, w, "archives nested more than %d deep", MAX_NESTING);
 		return;
 	}
 	if (len >= 8 && (!memcmp(buf, AR_MAGIC, 8) || !memcmp(buf, AR_THIN, 8)))
@@ -304,7 +296,7 @@ static void collect_buffer(struct collect *c, const struct where *w,
 	else if (elf_magic(buf, len))
 		collect_elf(c, w, buf, len);
 	else
-		fail(c, w, "neither an ELF object nor an ar archive");
+		bad_file(c, w, "neither an ELF object nor an ar archive");
 }
 
 /* FROM_WALK: found by a directory search, where thin archives are skipped. */
@@ -318,13 +310,13 @@ static int collect_file(struct collect *c, const char *path, int depth,
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st)) {
-		fail(c, &w, "%s", strerror(errno));
+		bad_file(c, &w, "%s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		fail(c, &w, "not a regular file");
+		bad_file(c, &w, "not a regular file");
 		close(fd);
 		return -1;
 	}
@@ -332,7 +324,7 @@ static int collect_file(struct collect *c, const char *path, int depth,
 		buf = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (buf == MAP_FAILED) {
-		fail(c, &w, "%s", strerror(errno));
+		bad_file(c, &w, "%s", strerror(errno));
 		return -1;
 	}
 	c->files++;
@@ -366,31 +358,22 @@ static void collect_dir(struct collect *c, const char *dir)
 	DIR *d = opendir(dir);
 
 	if (!d) {
-		fail(c, &w, "%s", strerror(errno));
+		bad_file(c, &w, "%s", strerror(errno));
 		return;
 	}
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (n == cap) {
-			char **more = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof(*names));
-
-			if (!more) {
-				fprintf(stderr, "kplug-report: out of memory\n");
-				exit(2);
-			}
-			names = more;
-		}
+		if (n == cap)
+			names = xrealloc(names, (cap = cap ? 2 * cap : 64) * sizeof(*names));
 		names[n++] = strdup(de->d_name);
-		if (!names[n - 1]) {
-			fprintf(stderr, "kplug-report: out of memory\n");
-			exit(2);
-		}
+		if (!names[n - 1])
+			die("out of memory");
 	}
 	closedir(d);
 	qsort(names, n, sizeof(*names), by_name);
 	for (i = 0; i < n; i++) {
-		char *path = collect_alloc(strlen(dir) + strlen(names[i]) + 2);
+		char *path = xcalloc(strlen(dir) + strlen(names[i]) + 2, 1);
 		struct stat st;
 
 		sprintf(path, "%s/%s", dir, names[i]);
@@ -422,12 +405,11 @@ int collect_finish(struct collect *c)
 	int status = c->errors ? 2 : 0;
 
 	if (fflush(c->out) || ferror(c->out)) {
-		fprintf(stderr, "%s: cannot write the records: %s\n", c->tool,
-			strerror(errno));
+		flag_error("cannot write the records: %s", strerror(errno));
 		status = 2;
 	} else if (!c->records && !c->errors) {
-		fprintf(stderr, "%s: no %s records in %zu files (compiled without "
-			"cyc_complexity-embed=on?)\n", c->tool, KPLUG_CYC_SECTION, c->files);
+		flag_error("no %s records in %zu files (compiled without "
+			  "cyc_complexity-embed=on?)", KPLUG_CYC_SECTION, c->files);
 		status = 2;
 	}
 	free(c->seen);

@@ -36,7 +36,6 @@ struct collect {
 	/* records seen: open addressing on a 64-bit hash of the line */
 	unsigned long long *seen;
 	size_t nseen, cap;
-	const char *tool;	/* prefix of error lines */
 };
 
 void collect_init(struct collect *c, FILE *out);

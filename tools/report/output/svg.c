@@ -14,7 +14,7 @@ int write_svg(const char *path, const size_t *count, int nb, size_t max)
 	int b;
 
 	if (!f) {
-		fprintf(stderr, TOOL ": %s: %s\n", path, strerror(errno));
+		flag_error("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -40,7 +40,7 @@ int write_svg(const char *path, const size_t *count, int nb, size_t max)
 	fprintf(f, "<text x=\"%d\" y=\"%d\">M (red: buckets reaching the threshold %ld)"
 		"</text>\n</svg>\n", left, top + height + 40, opt.threshold);
 	if (fclose(f)) {
-		fprintf(stderr, TOOL ": %s: %s\n", path, strerror(errno));
+		flag_error("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	return 0;
