@@ -5,10 +5,10 @@
  */
 #include <stdio.h>
 
-#include "tools/report/report.h"
 #include "tools/report/input/objects.h"
+#include "tools/report/report.h"
 
-static int collect(char **inputs, int n)
+static int print_embedded_records(char **inputs, int n)
 {
 	struct collect c;
 	int i;
@@ -24,5 +24,5 @@ static int collect(char **inputs, int n)
 const struct command cmd_collect = {
 	.name = "collect", .args = "DIR|FILE...",
 	.help = "print the records embedded in objects, archives and .ko files as JSON Lines",
-	.on_inputs = collect,
+	.on_inputs = print_embedded_records,
 };
