@@ -80,11 +80,13 @@ BUILD		:= build/gcc-$(GCC_MAJOR)-$(GCC_TARGET)
 PLUGIN_OBJS	:= $(PLUGIN_SRCS:%.c=$(BUILD)/%.o)
 HEADERS		:= $(wildcard *.h passes/*.h compat/*.h config/*.h)
 
-# kplug-report is built from tools/report/ (one concern per file; its
-# probeset.c is the plugin's passes/probeset.c) and the JSON escaper it
-# shares with the plugin; -pthread: its reader runs a parsing thread.
-REPORT_SRCS	:= $(sort $(wildcard tools/report/*.c)) config/kplug-json.c
-REPORT_HDRS	:= $(wildcard tools/report/*.h) config/kplug-json.h config/sancov-map-format.h \
+# kplug-report is built from tools/report/ (main.c and the folders cmd/,
+# input/, output/, core/; input/probeset.c is the plugin's
+# passes/probeset.c) and the JSON escaper it shares with the plugin;
+# -pthread: its reader runs a parsing thread.
+REPORT_SRCS	:= $(sort $(wildcard tools/report/*.c tools/report/*/*.c)) config/kplug-json.c
+REPORT_HDRS	:= $(wildcard tools/report/*.h tools/report/*/*.h) config/kplug-json.h \
+		   config/sancov-map-format.h config/cyc-record-format.h \
 		   passes/probeset.c passes/probeset.h
 TOOLS		:= $(patsubst tools/%.c,tools/%,$(wildcard tools/*.c)) tools/kplug-report
 

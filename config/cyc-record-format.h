@@ -2,8 +2,8 @@
 /*
  * The cyc_complexity records embedded in objects: written by
  * passes/cyc_complexity.c (cyc_complexity-embed=on, through
- * compat/embed.c), read by tools/report/collect.c.  No GCC header: both
- * include it.
+ * compat/embed.c), read by tools/report/input/objects.c.  No GCC header:
+ * both include it.
  *
  * The section holds complete records, each one JSON object on one line
  * ending in "\n" (the JSON Lines record of format=jsonl: "file", "line",

@@ -2,7 +2,7 @@
 /*
  * The coverage map's format: written by passes/sancov-map.c (one record
  * per instrumented function, into a non-allocated section), read by
- * tools/report/covmap.c.  No GCC header: both include it.
+ * tools/report/input/covmap.c.  No GCC header: both include it.
  *
  * A record: 32-bit words in the target's byte order, PTR a target pointer,
  * no padding:

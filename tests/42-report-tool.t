@@ -136,7 +136,7 @@ for args in "bogus x" "top" "--format=xml top x" "--threshold=0 top x" "-n -1 to
 done
 
 # Lines cross chunk boundaries everywhere with 7-byte chunks: same results.
-gcc -O2 -DCHUNK=7 -U__SSE2__ -pthread -I"$TOP" -o "$T/tiny" "$TOP"/tools/report/*.c "$TOP/config/kplug-json.c" -lm
+gcc -O2 -DCHUNK=7 -U__SSE2__ -pthread -I"$TOP" -o "$T/tiny" "${REPORT_SRCS[@]}" -lm
 cat "$FIX/base.jsonl" "$FIX/bad.jsonl" "$FIX/new.jsonl" > "$T/mixed.jsonl"
 for cmd in top dirs macros hist; do
 	"$R" $cmd -n 0 "$T/mixed.jsonl" > "$T/a.$cmd" 2>&1

@@ -10,14 +10,14 @@ T=$(mktemp -d "$OUT/report-robust.XXXXXX")
 [ -x "$R" ] || make -s -C "$TOP" tools/kplug-report
 
 run() { "$@" > "$T/out" 2> "$T/err"; rc=$?; }
-SRCS=("$TOP"/tools/report/*.c "$TOP/config/kplug-json.c")
+SRCS=("${REPORT_SRCS[@]}")
 
 # ---- -pthread ----
 make -s -C "$TOP" -n -B tools/kplug-report > "$T/make.log" 2>&1
 check "tools/kplug-report is linked with -pthread" grep -q -- ' -pthread .*-o tools/kplug-report' "$T/make.log"
 # refused_without_pthread: the reader's compile without -pthread fails, saying why
 refused_without_pthread() {
-	! gcc -c -I"$TOP" -o "$T/input.o" "$TOP/tools/report/input.c" 2> "$T/err" &&
+	! gcc -c -I"$TOP" -o "$T/input.o" "$TOP/tools/report/input/batch.c" 2> "$T/err" &&
 		grep -q 'build kplug-report with -pthread' "$T/err"
 }
 check "the reader (pthread_create) refuses to build without -pthread" refused_without_pthread

@@ -1,11 +1,10 @@
 # Reports travel with the object: cyc_complexity-embed=on writes the JSON
 # Lines records into section .kplug.cyc (not allocated, SHF_EXCLUDE), and
-# "kplug-report collect" (tools/report/collect.c, elf.c) prints them back from objects, archives (thin too), ld -r outputs (.ko)
+# "kplug-report collect" (tools/report/input/objects.c, elf.c) prints them back from objects, archives (thin too), ld -r outputs (.ko)
 # and directories, ELF32/ELF64 of both byte orders.
 . "$(dirname "$0")/lib.sh"
 T=$(mktemp -d "$OUT/collect.XXXXXX")
-R=$TOP/tools/report
-SRCS=("$R"/*.c "$TOP/config/kplug-json.c")
+SRCS=("${REPORT_SRCS[@]}")
 check "kplug-report builds without warnings" gcc -O2 -Wall -Wextra -Werror -pthread -I"$TOP" -o "$T/kplug-report" "${SRCS[@]}" -lm
 check "kplug-report builds with ASan and UBSan" gcc -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -pthread -I"$TOP" \
 	-o "$T/kplug-report-asan" "${SRCS[@]}" -lm

@@ -5,6 +5,9 @@ set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SEEDS=${KPLUG_SEEDS:-$TOP/../shared/seeds}
 OUT=${KPLUG_TEST_OUT:-$TOP/tests/out}
+# The sources of kplug-report, the files the Makefile's REPORT_SRCS lists:
+# main.c and every .c of the folders of tools/report, and the JSON escaper.
+REPORT_SRCS=("$TOP"/tools/report/*.c "$TOP"/tools/report/*/*.c "$TOP/config/kplug-json.c")
 # The compiler of every test: KPLUG_TEST_CC (tests/harness.pl sets it for
 # the files marked "# per-compiler"), and the kplug.so built for it.
 KCC=${KPLUG_TEST_CC:-gcc}
@@ -221,19 +224,9 @@ seed_cyc_plugin() {
 }
 
 # kplug_collect FILE|DIR...: the embedded cyc_complexity records as JSON
-# Lines ("kplug-report collect"; until that command exists, the same
-# collector built from tools/report with tests/report/collect-main.c).
+# Lines ("kplug-report collect").
 kplug_collect() {
-	local bin=$OUT/kplug-collect
-	if "$TOP/tools/kplug-report" collect /dev/null >/dev/null 2>&1 ||
-	   [ ! -f "$TOP/tests/report/collect-main.c" ]; then
-		"$TOP/tools/kplug-report" collect "$@"
-		return
-	fi
-	[ -x "$bin" ] && [ -z "$(find "$TOP/tools/report" "$TOP/tests/report/collect-main.c" \
-		-newer "$bin")" ] || gcc -O2 -I"$TOP" -o "$bin" "$TOP"/tools/report/elf.c \
-		"$TOP"/tools/report/collect.c "$TOP/tests/report/collect-main.c" || return 1
-	"$bin" "$@"
+	"$TOP/tools/kplug-report" collect "$@"
 }
 
 # same_nonempty A B DESCRIPTION: one check that files A and B are byte-identical

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness over kplug-report's coverage map reader
- * (tools/report/covmap.c): the input is the contents of a
+ * (tools/report/input/covmap.c): the input is the contents of a
  * .debug_kplug_sancov section.  A map that loads is then hit at every
  * address it names and at a few it does not, and its lines and totals are
  * read: nothing may crash, read or write out of bounds, or leak.
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/report/covmap.h"
+#include "tools/report/input/covmap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness over kplug-report's line reader (tools/report/input.c
+ * libFuzzer harness over kplug-report's line reader (tools/report/input/batch.c
  * parse_batch(): JSON Lines records, text lines, bad lines).
  *
  * The input is one batch of lines, laid out as the tool lays out what it
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "tools/report/report.h"
-#include "tools/report/read.h"
+#include "tools/report/input/batch.h"
 
 static int inside(const struct batch *b, struct sref s)
 {

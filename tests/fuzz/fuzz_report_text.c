@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness over kplug-report's text reader (tools/report/text.c):
+ * libFuzzer harness over kplug-report's text reader (tools/report/input/text-record.c):
  * "Cyclomatic Complexity " followed by the input, as one line.
  *
  * Invariants: a record has M in 0..INT32_MAX written as the decimal digits
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "tools/report/report.h"
-#include "tools/report/read.h"
+#include "tools/report/input/batch.h"
 
 static void check(const char *line, size_t len, const struct raw *r)
 {

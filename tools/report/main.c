@@ -30,8 +30,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
-#include "read.h"
+#include "tools/report/report.h"
+#include "tools/report/input/batch.h"
+
+const char *const fmt_names[NFMT] = { "text", "csv", "json", "sarif", "checkstyle" };
+const struct options opt_defaults = {
+	.fmt = FMT_TEXT,
+	.threshold = 30,
+	.top_n = 10,
+};
+struct options opt;
+int want_macros;
 
 static const struct command *const commands[] = {
 	&cmd_top,
@@ -244,7 +253,7 @@ int report_main(int argc, char **argv)
 	else
 		ret = run_on_records(c, &argv[optind], argc - optind);
 	if (ret >= 0 && (fflush(stdout) || ferror(stdout))) {
-		fprintf(stderr, TOOL ": cannot write the output: %s\n", strerror(errno));
+		flag_error("cannot write the output: %s", strerror(errno));
 		ret = -1;
 	}
 	if (ret < 0 || tool_error)

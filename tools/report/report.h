@@ -1,11 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kplug-report: what every file of the tool shares.  One concern per file:
- * strtab.c string table; json.c, text.c the line readers (read.h); input.c
- * chunked reading with a parsing thread; load.c, dedup.c, map3.c loading
- * and de-duplication; rank.c order and top N; output.c, findings.c and
- * fmt-*.c the output formats; cmd-*.c one file per command; main.c options
- * and the command table (a new command: one cmd-NAME.c and one line there).
+ * kplug-report: what every file of the tool shares.  One concern per file,
+ * one folder per part of the tool:
+ *
+ *	main.c		options and the command table (a new command: one
+ *			cmd/NAME.c and one line there)
+ *	cmd/NAME.c	the command NAME
+ *	input/		what the tool reads: batch.c chunked reading with a
+ *			parsing thread, json-record.c and text-record.c the
+ *			line readers (batch.h), load.c files and directories
+ *			into records; objects.c the records objects carry,
+ *			elf.c their sections; covmap.c, covtrace.c and
+ *			probeset.c coverage maps and the lines their hits imply
+ *	output/NAME.c	the output format NAME; common.c what they share,
+ *			findings.c the findings SARIF and checkstyle print
+ *	core/		the shared containers and helpers: strtab.c string
+ *			table, map3.c, dedup.c, rank.c, errors.c the error
+ *			exits and allocation
  */
 #ifndef KPLUG_REPORT_H
 #define KPLUG_REPORT_H
@@ -38,13 +49,21 @@ struct options {
 
 extern struct options opt;
 extern const struct options opt_defaults;
-extern int tool_error;		/* something went wrong: exit 2 */
 extern int want_macros;		/* keep the macro names of the records */
 
-void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-void *xrealloc(void *p, size_t n);
+/* ---- core/errors.c: every error line is TOOL ": MESSAGE\n" on stderr ---- */
 
-/* ---- strtab.c: interned strings; id 0 is "" (an absent field) ---- */
+extern int tool_error;		/* set: the run exits EXIT_TOOL */
+/* The error line, then exit(EXIT_TOOL) at once. */
+void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* The error line, and the run, which goes on, exits EXIT_TOOL (tool_error). */
+void flag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* realloc() that dies with "out of memory"; N = 0 allocates too. */
+void *xrealloc(void *p, size_t n);
+/* calloc(N, SIZE) that dies with "out of memory"; N = 0 allocates too. */
+void *xcalloc(size_t n, size_t size);
+
+/* ---- core/strtab.c: interned strings; id 0 is "" (an absent field) ---- */
 
 struct strtab {
 	char *arena;
@@ -65,7 +84,7 @@ static inline const char *str_of(uint32_t id)
 	return strs.arena + strs.off[id];
 }
 
-/* ---- records (load.c) ---- */
+/* ---- records (input/load.c) ---- */
 
 struct rec {
 	uint32_t file, func, tu, run;
@@ -105,13 +124,13 @@ void load(struct recset *rs, char **paths, int n);
 void recset_free(struct recset *rs);
 void macs_free(void);
 
-/* input.c: the records of one file descriptor, appended to RS */
+/* input/batch.c: the records of one file descriptor, appended to RS */
 void read_fd(struct recset *rs, const char *path, int fd);
 
-/* dedup.c */
+/* core/dedup.c */
 void dedup(struct recset *rs);
 
-/* map3.c: open-addressing map from three ids to a record index */
+/* core/map3.c: open-addressing map from three ids to a record index */
 struct key3 {
 	uint32_t a, b, c;
 };
@@ -126,7 +145,7 @@ void map3_init(struct map3 *m, size_t n);
 void map3_free(struct map3 *m);
 size_t map3_slot(struct map3 *m, struct key3 key, int *found);
 
-/* ---- rank.c: ordering and selecting records ---- */
+/* ---- core/rank.c: ordering and selecting records ---- */
 
 int rec_before(const struct rec *a, const struct rec *b);
 int cmp_rec_ptr(const void *a, const void *b);
@@ -134,7 +153,7 @@ const struct rec **select_top(const struct recset *rs, size_t n, size_t *out);
 size_t over_threshold(const struct recset *rs);
 int cmp_int(long a, long b);
 
-/* ---- output.c and the format files ---- */
+/* ---- output/: common.c and the format files ---- */
 
 const char *path_of(uint32_t file);
 void json_str(FILE *f, const char *s);
@@ -143,12 +162,12 @@ void csv_str(FILE *f, const char *s);
 void put_location(FILE *f, const struct rec *r, int width);
 void recs_out(FILE *f, const struct rec **v, size_t n);
 
-void top_text(FILE *f, const struct rec **v, size_t n);	/* fmt-text.c */
-void top_csv(FILE *f, const struct rec **v, size_t n);	/* fmt-csv.c */
-void rec_json(FILE *f, const struct rec *r);		/* fmt-json.c */
+void top_text(FILE *f, const struct rec **v, size_t n);	/* output/text.c */
+void top_csv(FILE *f, const struct rec **v, size_t n);	/* output/csv.c */
+void rec_json(FILE *f, const struct rec *r);		/* output/json.c */
 void recs_json(FILE *f, const struct rec **v, size_t n);
 
-/* findings.c: functions at or above the threshold, or grown (diff) */
+/* output/findings.c: functions at or above the threshold, or grown (diff) */
 struct finding {
 	const struct rec *r;
 	int rule;		/* index into rules[] */
@@ -167,15 +186,15 @@ uint64_t fingerprint(const struct rec *r);
 char *finding_message(const struct finding *fd);
 void findings_out(FILE *f, const struct rec **v, size_t n);
 
-void sarif(FILE *f, const struct finding *fds, size_t n);	/* fmt-sarif.c */
-void checkstyle(FILE *f, struct finding *fds, size_t n);	/* fmt-checkstyle.c */
+void sarif(FILE *f, const struct finding *fds, size_t n);	/* output/sarif.c */
+void checkstyle(FILE *f, struct finding *fds, size_t n);	/* output/checkstyle.c */
 
-/* fmt-svg.c: a bar chart of the histogram */
+/* output/svg.c: a bar chart of the histogram */
 #define NBUCKET	16
 void bucket_label(char *buf, size_t len, int b);
 int write_svg(const char *path, const size_t *count, int nb, size_t max);
 
-/* ---- commands (cmd-*.c), listed in main.c ---- */
+/* ---- commands (cmd/NAME.c), listed in main.c ---- */
 
 #define CMD_MACROS	1	/* reads the macro names of the records */
 #define CMD_FINDINGS	2	/* --format=sarif and checkstyle apply */
