@@ -122,6 +122,12 @@ out=$(T=$T TOP=$TOP perl "$TOP/tests/harness.pl" --keep-env "$T/check.t" 2>&1)
 is "$(sed -n '/check\.t 5 - /,/check\.t 6 - /p' <<<"$out" | grep -c "# exit status 2 (wanted 1): grep -q nothing $T/no-such-file$")" 1 \
 	"a failed check names the exit status and the command"
 
+# A check in a subshell writes where ok does, to the subshell's output,
+# for its caller to read (58's self-check reads a function's checks).
+inner=$(check "inner check" true; check "inner failure" false 2>/dev/null)
+is "$(sed 's/^\(\(not \)\?ok\) [0-9]* - /\1 /' <<<"$inner" | paste -sd,)" "ok inner check,not ok inner failure" \
+	"a check in \$(...) is read by its caller, not written to the test's output"
+
 # No test passes "$?" to ok ("cond; ok $? ..." breaks silently when a
 # line comes between the two): the suite uses check and check_exit.
 # ok_status_uses FILE...: prints each such line, fails when there is one.

@@ -37,7 +37,11 @@ _tap_fail=0
 # process that outlives the test must not inherit them
 # (tests/kernel/icecc-net.sh closes every descriptor above 2 for its
 # daemons); check closes them for the command it runs.
+# In a subshell (out=$(... a function that checks ...)), whose counts
+# die with it, a check writes where ok does: to the subshell's own output,
+# which its caller reads.
 exec {TAP_OUT}>&1 {TAP_ERR}>&2
+TAP_PID=$BASHPID
 
 plan() { echo "1..$1"; }
 # ok and is return the check's result: "ok $? WHAT || diag ..." explains a
@@ -82,6 +86,10 @@ check_exit() {
 _verdict() {
 	local got=$1 want=$2 what=$3
 	shift 3
+	if [ "$BASHPID" != "$TAP_PID" ]; then
+		ok "$([ "$got" -eq "$want" ]; echo $?)" "$what" || diag "exit status $got (wanted $want): $*"
+		return
+	fi
 	if [ "$got" -eq "$want" ]; then
 		ok 0 "$what" >&$TAP_OUT 2>&$TAP_ERR
 		return 0
