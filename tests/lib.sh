@@ -44,8 +44,8 @@ exec {TAP_OUT}>&1 {TAP_ERR}>&2
 TAP_PID=$BASHPID
 
 plan() { echo "1..$1"; }
-# ok and is return the check's result: "ok $? WHAT || diag ..." explains a
-# failure.
+# ok and is take a result already computed (a command's status is
+# check's) and return it: "is GOT WANT WHAT || diag ..." explains a failure.
 ok() {	# ok COND-EXIT-STATUS DESCRIPTION
 	_tap_n=$((_tap_n + 1))
 	_diag_mark
@@ -64,11 +64,9 @@ ok() {	# ok COND-EXIT-STATUS DESCRIPTION
 # command alone.  A condition of several commands (a pipeline, "a && b",
 # a negation) is a function named for what it checks.
 check() {
-	local what=$1 rc
+	local what=$1
 	shift
-	"$@" {TAP_OUT}>&- {TAP_ERR}>&-
-	rc=$?
-	_verdict "$rc" 0 "$what" "$@"
+	check_exit 0 "$what" "$@"
 }
 # check_exit STATUS DESCRIPTION COMMAND [ARG...]: as check, passed when
 # COMMAND exits with exactly STATUS ("grep -q" that must not match: 1; a
@@ -82,20 +80,18 @@ check_exit() {
 	_verdict "$rc" "$want" "$what" "$@"
 }
 # _verdict GOT WANT DESCRIPTION COMMAND...: the TAP line of a check, on
-# the test's own output whatever the caller redirected.
+# the test's own output whatever the caller redirected (in a subshell:
+# where ok writes, see TAP_PID).
 _verdict() {
-	local got=$1 want=$2 what=$3
+	local got=$1 want=$2 what=$3 out=$TAP_OUT err=$TAP_ERR
 	shift 3
-	if [ "$BASHPID" != "$TAP_PID" ]; then
-		ok "$([ "$got" -eq "$want" ]; echo $?)" "$what" || diag "exit status $got (wanted $want): $*"
-		return
-	fi
+	[ "$BASHPID" = "$TAP_PID" ] || { out=1; err=2; }
 	if [ "$got" -eq "$want" ]; then
-		ok 0 "$what" >&$TAP_OUT 2>&$TAP_ERR
+		ok 0 "$what" >&"$out" 2>&"$err"
 		return 0
 	fi
-	ok 1 "$what" >&$TAP_OUT 2>&$TAP_ERR
-	diag "exit status $got (wanted $want): $*" 2>&$TAP_ERR
+	ok 1 "$what" >&"$out" 2>&"$err"
+	diag "exit status $got (wanted $want): $*" 2>&"$err"
 	return 1
 }
 is() {	# is GOT EXPECTED DESCRIPTION
