@@ -240,34 +240,38 @@ deps:
 ensure-deps:
 	@tools/ensure-deps $(DEPS_PKGS)
 
+# The plugin and the tools before the tests: two jobs at a time (the
+# harness's KPLUG_JOBS), each compile being one process.
+CHECK_JOBS	:= $(or $(KPLUG_JOBS),2)
+
 # The harness clears the variables that shrink the suite (KPLUG_QUICK,
 # KPLUG_KERNEL_BUILDS, sample sizes) and ends with
 # "N passed, N failed, N skipped"; under CI=true a skip is a failure.
 check: ensure-deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all
 	perl tests/harness.pl tests/*.t
 
 # Everything but the long kernel and corpus tests.
 check-quick: ensure-deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all
 	perl tests/harness.pl --quick tests/*.t
 
 # Only the kernel tests (tests/5*): kbuild integration, builds, KCOV boot.
 check-kernel: ensure-deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all
 	perl tests/harness.pl tests/5*-kernel*.t
 
 # The Linux 6.12 build through icecream and ccache compared with the local
 # one (docs/distributed.md); also part of make check.
 check-icecc: ensure-deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all
 	perl tests/harness.pl tests/54-kernel-icecc.t
 
 # The bundled example: complexity report and sancov coverage.  Installs
 # only what the example needs, not the test suite's packages.
 example:
 	@tools/ensure-deps $(EXAMPLE_PKGS)
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all
 	example/run.sh
 
 clean:

@@ -64,6 +64,13 @@ for x in a b c d skip short dies; do
 	overlap e $x && n=$((n + 1))
 done
 is "$n" 0 "a '# runs alone' file runs with nothing beside it"
+# first_to_end X: 0 when X ended before every other file of the log started
+first_to_end() {
+	awk -v x="$1" '
+		$1 == "start" && $2 != x { s[$2] = $3 } $1 == "end" && $2 == x { e = $3 }
+		END { if (e == "") exit 2; for (f in s) if (s[f] < e) exit 1 }' "$LOG"
+}
+check "... and first, named second: the others may read what it built" first_to_end e
 check "two files do run at a time" any_overlap a b a d b c c d b d
 check "the table gives wall and CPU time per file" grep -qE '^  .*/b\.t +[0-9.]+s +[0-9.]+s$' <<<"$out"
 
@@ -165,4 +172,13 @@ chmod +x "$T/bin/make"
 (PATH=$T/bin:$PATH; kplug_so_for kplug-harness-cc >/dev/null & kplug_so_for kplug-harness-cc >/dev/null; wait)
 is "$(awk '$1 == "start" { n++; if (open) bad = 1; open = 1 } $1 == "end" { open = 0 }
 	END { print n, bad + 0 }' "$T/makes")" "2 0" "two builds of one compiler's plugin never overlap"
+
+# The harness builds the plugins of per-compiler files two at a time
+# (each make is serial), before any file runs.
+: >"$T/makes"
+mk cc '# per-compiler' "$plan1"
+PATH=$T/bin:$PATH KPLUG_COMPILERS="kplug-harness-a kplug-harness-b kplug-harness-c" \
+	perl "$TOP/tests/harness.pl" --keep-env "$T/cc.t" >/dev/null 2>&1
+is "$(awk '$1 == "start" { n++; if (open) both = 1; open++ } $1 == "end" { open-- }
+	END { print n, both + 0 }' "$T/makes")" "3 1" "the harness builds three compilers' plugins, two at a time"
 done_testing

@@ -6,7 +6,10 @@
 # Integrity of the parallel report: nothing is lost or torn when the -j2
 # report has exactly the multiset of (file, function, M) of the 2016
 # plugin's lines from the same compiles, and every line of it parses.
-# runs alone
+# One core, on what 40-kernel-cyc.t built (a "# runs alone" file, which the
+# harness runs first): beside other files, never beside another kernel
+# test reading those builds.
+# lock: kernel-builds
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/kernel/lib-kernel.sh"
 if quick; then skip "KPLUG_QUICK: kernel build skipped"; done_testing; fi

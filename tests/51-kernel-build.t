@@ -79,13 +79,57 @@ KT_RECORD=fs/read_write.c:ksys_read
 
 want() { [ -z "${KPLUG_KERNEL_BUILDS:-}" ] || [[ " $KPLUG_KERNEL_BUILDS " == *" $1 "* ]]; }
 
-run_build() {	# run_build NAME VER ARCH OPTIONS...
-	check "$1: kernel built with kplug (Linux $2, $3)" kt_build "$@"
+# build_of NAME: kt_build of the build NAME, with its options, and with
+# KT_TARGETS for those of a few objects.  (arm64 6.12: both vdsos are
+# built by arm64's vdso_prepare, before any target: named as targets,
+# kbuild would compile them with vmlinux's flags.)
+# shellcheck disable=SC2086
+build_of() {
+	local KT_TARGETS=()
+	case $1 in
+	"$KT_X86")	kt_build_x86 ;;
+	"$KT_X86_72")	kt_build_x86_72 ;;
+	arm64-7.2)	kt_build arm64-7.2 7.2 arm64 $KT_KPLUG COMPAT=y COMPAT_VDSO=y ;;
+	arm64-6.12)	KT_TARGETS=(fs/read_write.o kernel/fork.o kernel/kcov.o)
+			kt_build arm64-6.12 6.12 arm64 $KT_KPLUG COMPAT=y COMPAT_VDSO=y ;;
+	x86_64-6.1)	KT_TARGETS=(fs/read_write.o kernel/fork.o kernel/kcov.o arch/x86/entry/vdso/vclock_gettime.o)
+			kt_build x86_64-6.1 6.1 x86_64 $KT_KPLUG 64BIT=y ;;
+	arm-6.12)	KT_TARGETS=(fs/read_write.o kernel/fork.o kernel/kcov.o arch/arm/vdso/vgettimeofday.o)
+			kt_build arm-6.12 6.12 arm $KT_KPLUG MMU=y ARCH_MULTI_V7=y ARCH_VIRT=y AEABI=y VDSO=y ;;
+	um-7.2)		kt_build um-7.2 7.2 um $KT_KPLUG 64BIT=y ;;
+	*)		diag "build_of: no build named $1"; return 1 ;;
+	esac
+}
+BUILDS="$KT_X86 $KT_X86_72 arm64-7.2 arm64-6.12 x86_64-6.1 arm-6.12 um-7.2"
+
+run_build() {	# run_build NAME VER ARCH
+	check "$1: kernel built with kplug (Linux $2, $3)" build_of "$1"
 }
 
 T0=$(date +%s)
 
 check "6.12: tree integrated (a private copy, refreshed when kplug changed)" kt_tree 6.12 >/dev/null
+
+# Every configuration first, two at a time: kconfig is one serial process
+# (about 20 s a build), where each build then takes both cores.  The trees
+# and their test profiles before, one at a time.  A configuration that
+# fails here is made again by its build, which says why.
+AHEAD=
+for name in $BUILDS; do want "$name" && AHEAD="$AHEAD $name"; done
+for ver in $(grep -oE '[0-9]+\.[0-9]+' <<<"${AHEAD// /$'\n'}" | sort -u); do
+	SRC=$(kt_tree "$ver") && kt_profiles || diag "$ver: cannot prepare the tree"
+done
+n=0
+for name in $AHEAD; do
+	KT_CONFIGURE_ONLY=1 KPLUG_DIAG_LOG='' build_of "$name" >/dev/null 2>&1 &
+	n=$((n + 1))
+	if [ $n -ge 2 ]; then
+		wait -n
+		n=$((n - 1))
+	fi
+done
+wait
+diag "configured ahead:$AHEAD ($(($(date +%s) - T0))s)"
 
 # --- x86_64, Linux 6.12, with the profile kplug-test/paths.ini: the
 # kernel 52-kernel-kcov.t boots and 53/55 check (kt_build_x86) ---
@@ -223,8 +267,7 @@ fi
 # --- arm64, Linux 7.2, in the chroot: aarch64-linux-gnu-gcc-14, and
 # arm-linux-gnueabi-gcc-14 for the compat vdso (CC_COMPAT) ---
 if want arm64-7.2; then
-	# shellcheck disable=SC2086
-	run_build arm64-7.2 7.2 arm64 $KT_KPLUG COMPAT=y COMPAT_VDSO=y
+	run_build arm64-7.2 7.2 arm64
 	check "arm64-7.2: built by GCC 14 ($(sed -n 's/^CONFIG_CC_VERSION_TEXT=//p' "$KOUT/arm64-7.2/.config"))" \
 		grep -qx 'CONFIG_GCC_VERSION=14[0-9]*' "$KOUT/arm64-7.2/.config"
 	check_build arm64-7.2 arm64 arch/arm64/kernel/vdso/vgettimeofday.o \
@@ -267,12 +310,7 @@ check_units() {
 # integration on a few objects (the whole arm64 kernel is 7.2's above) ---
 if want arm64-6.12; then
 	V=arch/arm64/kernel/vdso32/vgettimeofday.o
-	# (both vdsos are built by arm64's vdso_prepare, before any target:
-	# named as targets, kbuild would compile them with vmlinux's flags)
-	KT_TARGETS=(fs/read_write.o kernel/fork.o kernel/kcov.o)
-	# shellcheck disable=SC2086
-	run_build arm64-6.12 6.12 arm64 $KT_KPLUG COMPAT=y COMPAT_VDSO=y
-	KT_TARGETS=()
+	run_build arm64-6.12 6.12 arm64
 	check_units arm64-6.12 arm64 $V
 	c=$(head -n 1 "$KOUT/arm64-6.12/arch/arm64/kernel/vdso/.vgettimeofday.o.cmd" 2>/dev/null)
 	check "arm64-6.12: the 64-bit vdso built without kplug flag or argument too" no_kplug_flags "$c"
@@ -283,10 +321,7 @@ fi
 # integration builds its plugin and gives each kind of object its flags.)
 if want x86_64-6.1; then
 	V=arch/x86/entry/vdso/vclock_gettime.o
-	KT_TARGETS=(fs/read_write.o kernel/fork.o kernel/kcov.o $V)
-	# shellcheck disable=SC2086
-	run_build x86_64-6.1 6.1 x86_64 $KT_KPLUG 64BIT=y
-	KT_TARGETS=()
+	run_build x86_64-6.1 6.1 x86_64
 	check_units x86_64-6.1 x86_64 $V
 fi
 
@@ -295,17 +330,13 @@ fi
 # 35-sancov-prune.t's, with the map) ---
 if want arm-6.12; then
 	V=arch/arm/vdso/vgettimeofday.o
-	KT_TARGETS=(fs/read_write.o kernel/fork.o kernel/kcov.o $V)
-	# shellcheck disable=SC2086
-	run_build arm-6.12 6.12 arm $KT_KPLUG MMU=y ARCH_MULTI_V7=y ARCH_VIRT=y AEABI=y VDSO=y
-	KT_TARGETS=()
+	run_build arm-6.12 6.12 arm
 	check_units arm-6.12 arm $V
 fi
 
 # --- um, Linux 7.2, in the chroot, SUBARCH=x86_64 ---
 if want um-7.2; then
-	# shellcheck disable=SC2086
-	run_build um-7.2 7.2 um $KT_KPLUG 64BIT=y
+	run_build um-7.2 7.2 um
 	check_build um-7.2 um arch/x86/um/vdso/um_vdso.o
 	# UML's user-space objects: built with USER_CFLAGS ("-include user.h"),
 	# each with exactly one kplug flag.

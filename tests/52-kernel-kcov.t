@@ -10,7 +10,10 @@
 # back and lie in the read path, in functions whose call sites equal
 # native -fsanitize-coverage=trace-pc's (the read path's objects compiled
 # both ways from their .cmd lines, by the kernel's own compiler).
-# runs alone
+# One core, on what 51-kernel-build.t built (a "# runs alone" file, which the
+# harness runs first): beside other files, never beside another kernel
+# test reading those builds.
+# lock: kernel-builds
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/kernel/lib-kernel.sh"
 . "$TOP/tests/kernel/lib-qemu.sh"

@@ -10,7 +10,10 @@
 # KCOV_ENABLE_COMPARISONS is one error naming the profile line, the shipped
 # profiles (config/*.ini) do what their comments say, and the kernel-built
 # kplug.so is linked like the standalone one.
-# runs alone
+# One core, on what 51-kernel-build.t built (a "# runs alone" file, which the
+# harness runs first): beside other files, never beside another kernel
+# test reading those builds.
+# lock: kernel-builds
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/kernel/lib-kernel.sh"
 . "$TOP/tests/plugin-link.sh"

@@ -9,7 +9,10 @@
 # both (the same objcopy), the two objects are byte-identical, so every
 # allocated section, symbol and relocation is the same.  vmlinux has no
 # .kplug.cyc (the final link drops it).
-# runs alone
+# One core, on what 51-kernel-build.t built (a "# runs alone" file, which the
+# harness runs first): beside other files, never beside another kernel
+# test reading those builds.
+# lock: kernel-builds
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/kernel/lib-kernel.sh"
 

@@ -7,7 +7,10 @@
 # each compiled again from its kbuild command line by that compiler,
 # natively and with kplug's sancov in place of the kernel's kplug flags.
 # 32-sancov-parity.t and 49-sancov-parity-cc.t do the same on GCC's tests.
-# runs alone
+# One core, on what 51-kernel-build.t built (a "# runs alone" file, which the
+# harness runs first): beside other files, never beside another kernel
+# test reading those builds.
+# lock: kernel-builds
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/kernel/lib-kernel.sh"
 

@@ -15,14 +15,18 @@
 # of KPLUG_COMPILERS (default "gcc gcc-11 gcc-13 gcc-14 gcc-15 gcc-16"; the
 # newer ones in chroots, see suite_of), with KPLUG_TEST_CC set: the one
 # variable through which tests/lib.sh picks the compiler and its kplug.so.
-# The kplug.so of each compiler is built first (tests/lib.sh kplug_so_for).
+# The kplug.so of each compiler is built first, two at a time (KPLUG_JOBS;
+# tests/lib.sh kplug_so_for, a serial make each).
 #
-# Two files run at a time (KPLUG_JOBS, default 2; 1: one after the other),
-# except the files with the line "# runs alone" (kernel builds, which
-# take both cores): they run last, one after the other, in their order,
-# with nothing beside them.  Those marked "# long" (minutes) start first,
-# so that the pool does not end with one long file beside nothing.
-# A file with "# lock: NAME..." never runs
+# The files with the line "# runs alone" (the kernel builds, which take
+# both cores) run first, one after the other, in their order, with
+# nothing beside them; then the others run two at a time (KPLUG_JOBS,
+# default 2; 1: one after the other).  So a kernel test that only reads
+# such a build (boots it, checks its objects) on one core is no
+# "# runs alone" file: it runs among the others, after the builds.
+# Those marked "# long" (minutes) start first among the
+# others, so that the pool does not end with one long file beside
+# nothing.  A file with "# lock: NAME..." never runs
 # beside another file holding one of the same NAMEs (a shared directory
 # or install), nor beside another compiler's run of itself.  Each file's
 # line is printed as it ends, with its wall and CPU time (user + system of
@@ -119,17 +123,41 @@ for my $f (@files) {
 		push @runs, [$f, $f, undef, $m];
 	}
 }
+# run_each [WARNING, COMMAND...]...: run the commands, $jobs at a time
+# (each one core: a serial make, a tar), and warn for each that fails.
+sub run_each {
+	my @todo = @_;
+	my %running;	# pid => warning
+	while (@todo || %running) {
+		if (@todo && keys %running < $jobs) {
+			my ($warning, @cmd) = @{shift @todo};
+			my $pid = fork // die "harness.pl: fork: $!\n";
+			if (!$pid) {
+				exec(@cmd) or _exit(127);
+			}
+			$running{$pid} = $warning;
+			next;
+		}
+		my $pid = waitpid(-1, 0);
+		last if $pid < 0;
+		my $warning = delete $running{$pid};
+		warn $warning if defined $warning && $?;
+	}
+}
+
 if (grep { defined $_->[2] } @runs) {
+	my @prepare;
 	# GCC 12's torture suite (tests/lib.sh gcc_source) comes from the
 	# host's gcc-12-source; the chroots use the extracted copy.
-	system('bash', '-c', ". '$top/tests/lib.sh' && gcc_source >/dev/null") == 0
-		or warn "harness: cannot extract GCC's sources (apt-get install gcc-12-source)\n"
+	push @prepare, ["harness: cannot extract GCC's sources (apt-get install gcc-12-source)\n",
+			'bash', '-c', ". '$top/tests/lib.sh' && gcc_source >/dev/null"]
 		if grep { suite_of($_) ne 'host' } @compilers;
 	for my $cc (@compilers) {
 		my $where = suite_of($cc) eq 'host' ? '' : ' (in the ' . suite_of($cc) . ' chroot)';
-		system(in_toolchain($cc, 'bash', '-c', ". '$top/tests/lib.sh' && kplug_so_for '$cc' >/dev/null")) == 0
-			or warn "harness: cannot build kplug.so for $cc$where (its tests will fail)\n";
+		push @prepare, ["harness: cannot build kplug.so for $cc$where (its tests will fail)\n",
+				in_toolchain($cc, 'bash', '-c', ". '$top/tests/lib.sh' && kplug_so_for '$cc' >/dev/null")];
 	}
+	run_each(@prepare);
 }
 my $ci = ($ENV{CI} // '') eq 'true';
 my $verbose = $ENV{KPLUG_VERBOSE};
@@ -270,14 +298,16 @@ my @alone = grep { $runs[$_][3]{alone} } 0 .. $#runs;
 # the files marked "# long" first: two at a time, the pool ends on short ones
 my @together = grep { !$runs[$_][3]{alone} } 0 .. $#runs;
 @together = ((grep { $runs[$_][3]{long} } @together), (grep { !$runs[$_][3]{long} } @together));
-if ($jobs > 1 && !$verbose && @together > 1) {
-	printf "harness: %d files %d at a time, then %d that run alone\n",
-		scalar @together, $jobs, scalar @alone;
+my $pool = $jobs > 1 && !$verbose && @together > 1;
+printf "harness: %d files that run alone, then %d files %d at a time\n",
+	scalar @alone, scalar @together, $jobs if $pool;
+# The files that run alone first: what they build, the others may read.
+$res[$_] = run_file($runs[$_]) for @alone;
+if ($pool) {
 	run_pool(@together);
 } else {
 	$res[$_] = run_file($runs[$_]) for @together;
 }
-$res[$_] = run_file($runs[$_]) for @alone;
 
 my ($passed, $failed, $skipped) = (0, 0, 0);
 my (@failures, @skips);

@@ -276,6 +276,9 @@ kt_make() {
 
 # kt_build NAME VER ARCH OPTION...: configure from scratch and build, or
 # reuse the cached build of the same key.  KT_REUSED is 1 when reused.
+# With KT_CONFIGURE_ONLY=1 it stops after the configuration, which the
+# next kt_build of the same key then builds (51 configures its builds
+# ahead, two at a time: kconfig is one serial process).
 kt_build() {
 	local name=$1 ver=$2 arch=$3 key
 	KT_REUSED=0
@@ -286,10 +289,19 @@ kt_build() {
 		diag "$name: reused the cached build (key $(cat "$KOUT/$name/.kt-done"))"
 		return 0
 	fi
-	rm -rf "${KOUT:?}/$name"
 	# the key of what is built now (kplug's sources may change meanwhile)
 	key=$(kt_key "${@:2}")
-	kt_configure "$@" || return 1
+	# a configuration made ahead for this key (KT_CONFIGURE_ONLY) is used
+	# by the one build after it; anything else starts from nothing
+	if [ "$(cat "$KOUT/$name/.kt-configured" 2>/dev/null)" != "$key" ]; then
+		rm -rf "${KOUT:?}/$name"
+		kt_configure "$@" || return 1
+	fi
+	if [ -n "${KT_CONFIGURE_ONLY:-}" ]; then
+		echo "$key" >"$KOUT/$name/.kt-configured"
+		return 0
+	fi
+	rm -f "$KOUT/$name/.kt-configured"
 	kt_make "$name" "$arch" "${KT_TARGETS[@]}" || return 1
 	# the whole build's log (later kt_make calls write build.log again)
 	cp "$KOUT/$name/build.log" "$KOUT/$name/build-full.log" || return 1
