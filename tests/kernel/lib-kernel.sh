@@ -61,6 +61,17 @@ kt_build_unique() {
 		KPLUG_KCOV_UNIQUE=y KPLUG_SANCOV_PRUNE_MIN=y
 }
 
+# The trace-model kernel, Linux 7.2 (gcc-14, in the chroot): the shared
+# 7.2 kernel's configuration and profile (paths.ini, trace = pc), pruned
+# with KPLUG_SANCOV_PRUNE_MIN for KCOV's ordered trace
+# (KPLUG_SANCOV_PRUNE_TRACE).  57 boots it against the shared one.
+KT_TRACE=x86_64-7.2-trace
+kt_build_trace() {
+	# shellcheck disable=SC2086
+	kt_build $KT_TRACE 7.2 x86_64 $KT_KPLUG $KT_X86_BOOT 'KPLUG_PROFILE="kplug-test/paths.ini"' \
+		KPLUG_SANCOV_PRUNE_MIN=y KPLUG_SANCOV_PRUNE_TRACE=y
+}
+
 # Linux 7.2 and its compilers come from Debian 13's chroot
 # (tools/toolchain-chroot): trixie's gcc-14, native and aarch64 cross.
 KT_CHROOT=trixie
