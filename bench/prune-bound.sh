@@ -20,8 +20,20 @@
 # (make KPLUG=.../kplug.so; docs/sancov.md has the commands).
 # Exit 1 when "both" keeps more probes than "shipped" in a function that
 # both proved (a relaxed model can never need more).
-# Usage: bench/prune-bound.sh   (KPLUG_BENCH_OBJS="a.o b.o" to pick objects)
+# With "trace": the trace model instead (prune-observe=trace, prune-cuts=calls,
+# as bench/prune.sh's trace table): the shipped kplug's min per function,
+# against the proven fewest of the model that the patched kplug's search
+# finds with far more work (KPLUG_BOUND_TRACE_WORK: every trace limit of
+# passes/probeset.c, and no node limit below the exact search's); the gap
+# in percent of the bound.  Exit 1 when the shipped min keeps fewer probes
+# than the bound in a function (the bound would be no bound).
+# Usage: bench/prune-bound.sh [trace]   (KPLUG_BENCH_OBJS="a.o b.o" to pick objects)
 . "$(dirname "$0")/lib.sh"
+case ${1:-set} in
+set | trace) model_of=${1:-set} ;;
+*) echo "bench: unknown mode '$1' (set or trace)" >&2; exit 2 ;;
+esac
+[ "$model_of" = set ] || [ -f "$KPLUG" ] || { echo "bench: build kplug.so first (make)" >&2; exit 2; }
 W=$(mktemp -d "$OUT/bench-bound.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 objtree=$(bench_objtree) || { echo "bench: cannot prepare kernel tree" >&2; exit 2; }
@@ -36,27 +48,38 @@ make -s -C "$W/src" kplug.so >"$W/build.log" 2>&1 ||
 	{ echo "bench: the patched kplug does not build (see below)" >&2; tail -5 "$W/build.log" >&2; exit 2; }
 cp "$W/src/kplug.so" "$W/plugin/kplug.so" || exit 2
 
-KCOV="-fplugin=$W/plugin/kplug.so -fplugin-arg-kplug-enable=sancov"
-KCOV+=" -fplugin-arg-kplug-sancov-prune-session=kcov -fplugin-arg-kplug-sancov-prune-cuts=indirect"
+if [ "$model_of" = trace ]; then	# the shipped kplug, beside the patched one
+	mkdir -p "$W/shipped" && cp "$KPLUG" "$W/shipped/kplug.so" || exit 2
+fi
+SETTINGS="-fplugin-arg-kplug-enable=sancov -fplugin-arg-kplug-sancov-prune-session=kcov"
+if [ "$model_of" = trace ]; then
+	SETTINGS+=" -fplugin-arg-kplug-sancov-prune-cuts=calls -fplugin-arg-kplug-sancov-prune-observe=trace"
+else
+	SETTINGS+=" -fplugin-arg-kplug-sancov-prune-cuts=indirect"
+fi
+KCOV="-fplugin=$W/plugin/kplug.so $SETTINGS"
 probes() { objdump -dr "$1" | grep -c 'R_X86_64_PLT32[[:space:]]*__sanitizer_cov_trace_pc'; }
 
 # bound MODEL MODEL-ENV...: "probes bound functions proven" summed over
-# the units; per function "unit:function probes proven(0/1)" in $W/fn-MODEL.
+# the units; per function "unit:function probes proven(0/1) bound" in
+# $W/fn-MODEL.  The plugin: $PLUGIN, else the patched one.
 bound() {
-	local model=$1 o cmd d=$W/dump
+	local model=$1 o cmd d=$W/dump kcov=$KCOV
 	shift
+	[ -z "${PLUGIN:-}" ] || kcov="-fplugin=$PLUGIN $SETTINGS"
 	for o in $BENCH_OBJS; do
 		cmd=$(bench_cmd "$o" "$objtree")
 		rm -rf "$d" && mkdir -p "$d"
-		(cd "$objtree" && eval "env $* $cmd $KCOV -fplugin-arg-kplug-sancov-prune=min \
+		(cd "$objtree" && eval "env $* $cmd $kcov -fplugin-arg-kplug-sancov-prune=min \
 			-fdump-tree-all -dumpdir $d/") || { echo "bench: $o: build failed" >&2; return 1; }
 		sed "s|^;; Function \([^ ]*\) .*|;; Function $o:\1|" "$d"/*.kplug_sancov1
 	done | awk -v fns="$W/fn-$model" '
 	/^;; Function / { f = $3; next }
-	/^;; kplug sancov-prune=min: / {
-		n++; p += $4
-		if (/, proven the fewest$/) { b += $4; ok++; print f, $4, 1 > fns }
-		else if (/, not proven the fewest: at least [0-9]+$/) { b += $NF; print f, $4, 0 > fns }
+	/^;; kplug sancov-prune=min( \(trace\))?: / {
+		k = $4 == "(trace):" ? 5 : 4
+		n++; p += $k
+		if (/, proven the fewest$/) { b += $k; ok++; print f, $k, 1, $k > fns }
+		else if (/, not proven the fewest: at least [0-9]+$/) { b += $NF; print f, $k, 0, $NF > fns }
 		else { print "bench: unexpected dump line: " $0 > "/dev/stderr"; exit 1 }
 	} END { printf "%d %d %d %d\n", p, b, n, ok }'
 }
@@ -68,10 +91,32 @@ for o in $BENCH_OBJS; do
 	off=$((off + $(probes "$OUT/bench.o")))
 done
 echo "kernel units ($BENCH_OBJS): $off probes unpruned"
-printf '%-8s %8s %8s %10s %8s %s\n' model probes bound bound/off proven functions
 # KPLUG_BOUND_WORK: the exact search's PS_EXACT_WORK (passes/probeset.c),
 # 25 times a build's
 work=KPLUG_BOUND_WORK=200000000
+
+if [ "$model_of" = trace ]; then
+	# KPLUG_BOUND_TRACE_WORK: each of the trace model's limits, 8,000 times
+	# a build's (PS_TRACE_EXACT_WORK)
+	twork=KPLUG_BOUND_TRACE_WORK=${KPLUG_BOUND_TRACE_WORK:-200000000}
+	read -r p _ n _ < <(PLUGIN=$W/shipped/kplug.so bound shipped) && [ "${n:-0}" -gt 0 ] ||
+		{ echo "bench: shipped: no dump lines" >&2; exit 2; }
+	read -r _ b nb ok < <(bound bound "$work" "$twork") && [ "${nb:-0}" -gt 0 ] ||
+		{ echo "bench: bound: no dump lines" >&2; exit 2; }
+	[ "$n" = "$nb" ] || { echo "bench: $n functions shipped, $nb bounded" >&2; exit 2; }
+	echo "trace model (prune-observe=trace, prune-cuts=calls), probes kplug_sancov1 places:"
+	printf '%-12s %8s %10s %10s %8s %s\n' "shipped min" bound bound/off gap proven functions
+	printf '%-12d %8d %10s %9s%% %8d %d\n' "$p" "$b" "$(ratio "$b" "$off")" \
+		"$(awk -v p="$p" -v b="$b" 'BEGIN { printf "%.1f", 100 * (p - b) / b }')" "$ok" "$n"
+	# the bound holds for every set, the shipped one included
+	below=$(awk 'NR == FNR { lb[$1] = $4; next } $2 < lb[$1] {
+		print "bench: " $1 ": shipped " $2 " probes, bound " lb[$1] > "/dev/stderr"; w++ }
+		END { print w + 0 }' "$W/fn-bound" "$W/fn-shipped")
+	echo "functions where the shipped min is below the bound: $below"
+	[ "$below" = 0 ] || { echo "bench: a shipped set has fewer probes than the bound" >&2; exit 1; }
+	exit 0
+fi
+printf '%-8s %8s %8s %10s %8s %s\n' model probes bound bound/off proven functions
 for model in shipped edges strong both; do
 	case $model in
 	shipped) vars="$work" ;;

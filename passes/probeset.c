@@ -12,6 +12,7 @@
  * below), within a bound on its work.
  */
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "passes/probeset.h"
@@ -118,6 +119,8 @@ struct work {
 	unsigned char *fw;	/* per node: reached from ENTRY (hidden()) */
 	struct witness *wit;	/* the exact search's, or NULL */
 	int trace;		/* hidden() asks the trace model */
+	int trace_each;		/* ... by one search per source (the tests' reference) */
+	const unsigned char *trace_src;	/* nv, or NULL: only these may start a segment */
 	struct trace_work *tw;	/* its scratch, made on first use */
 };
 
@@ -129,12 +132,31 @@ struct trace_work {
 	unsigned char *has_line;	/* nv: the node has the line */
 	unsigned char *before;		/* nv: ENTRY reaches it without the line */
 	unsigned char *after;		/* nv: it reaches EXIT without the line */
+	/*
+	 * before and after of every line, made on first use: they depend on
+	 * the graph alone, not on the probes (NULL when too large: then
+	 * before and after are made again for each check).
+	 */
+	unsigned char *line_reach;	/* nlines x 2 nv */
+	unsigned char *line_ready;	/* nlines */
+	const unsigned char *cur_before, *cur_after;	/* the line asked about */
 	unsigned char *ends;		/* nv: bit c: a segment ends here in state c */
 	int *end_from;			/* 2 nv: the state each end came from */
 	int *seen, mark;		/* 2 nv */
 	int *parent;			/* 2 nv */
 	int *queue;			/* 2 nv */
 	long work;			/* edges looked at */
+	/*
+	 * trace_fixpoint(): the segment sources (ENTRY, then the probes that
+	 * ENTRY reaches without the line, last node first: the order the
+	 * per-source search tries them in), WORDS 64-bit words of them per
+	 * state and per end.
+	 */
+	int nsrc, words;
+	int *src;			/* nv: source index -> node */
+	uint64_t *from;			/* 2 nv x words: the sources reaching a state */
+	uint64_t *end_by;		/* 2 nv x words: per end and state c, the sources */
+	unsigned char *queued;		/* 2 nv */
 };
 
 /*
@@ -350,11 +372,17 @@ static void trace_free(struct trace_work *tw)
 	free(tw->has_line);
 	free(tw->before);
 	free(tw->after);
+	free(tw->line_reach);
+	free(tw->line_ready);
 	free(tw->ends);
 	free(tw->end_from);
 	free(tw->seen);
 	free(tw->parent);
 	free(tw->queue);
+	free(tw->src);
+	free(tw->from);
+	free(tw->end_by);
+	free(tw->queued);
 	free(tw);
 }
 
@@ -540,6 +568,9 @@ static void witness_set(struct work *w, const struct probeset *ps, int v)
  * those every walk of each of its segments runs (probeset_infer_trace).
  */
 
+/* The most bytes of per-line reach trace_scratch() keeps (two per line and vertex). */
+#define PS_TRACE_CACHE	(1L << 22)
+
 /* The virtual edge out of (or into) V: EXIT <-> ENTRY; -1 for the others. */
 static int trace_extra(const struct work *w, int v)
 {
@@ -556,11 +587,20 @@ static struct trace_work *trace_scratch(struct work *w)
 	tw->has_line = (unsigned char *)ps_alloc(w->nv, 1);
 	tw->before = (unsigned char *)ps_alloc(w->nv, 1);
 	tw->after = (unsigned char *)ps_alloc(w->nv, 1);
+	if ((long)w->nlines * w->nv <= PS_TRACE_CACHE) {
+		tw->line_reach = (unsigned char *)ps_alloc(2 * w->nlines * w->nv, 1);
+		tw->line_ready = (unsigned char *)ps_alloc(w->nlines, 1);
+	}
 	tw->ends = (unsigned char *)ps_alloc(w->nv, 1);
 	tw->end_from = (int *)ps_alloc(2 * w->nv, sizeof(int));
 	tw->seen = (int *)ps_alloc(2 * w->nv, sizeof(int));
 	tw->parent = (int *)ps_alloc(2 * w->nv, sizeof(int));
 	tw->queue = (int *)ps_alloc(2 * w->nv, sizeof(int));
+	tw->src = (int *)ps_alloc(w->nv, sizeof(int));
+	tw->words = (w->nv + 63) / 64;
+	tw->from = (uint64_t *)ps_alloc(2 * w->nv * tw->words, sizeof(uint64_t));
+	tw->end_by = (uint64_t *)ps_alloc(2 * w->nv * tw->words, sizeof(uint64_t));
+	tw->queued = (unsigned char *)ps_alloc(2 * w->nv, 1);
 	w->tw = tw;
 	return tw;
 }
@@ -665,27 +705,169 @@ static int trace_witness(struct work *w, const struct probeset *ps, int end)
 	return ran;
 }
 
-/* hidden() of the trace model: a node of L on a segment that may or may not run L. */
+/* tw->cur_before and cur_after of line L (tw->has_line). */
+static void trace_line_reach(struct work *w, int l)
+{
+	struct trace_work *tw = w->tw;
+	unsigned char *before = tw->before, *after = tw->after;
+
+	if (tw->line_reach) {
+		before = tw->line_reach + 2L * l * w->nv;
+		after = before + w->nv;
+	}
+	if (!tw->line_reach || !tw->line_ready[l]) {
+		trace_reach(w, &w->succ, w->n, tw->has_line, before);
+		trace_reach(w, &w->pred, w->n + 1, tw->has_line, after);
+	}
+	if (tw->line_reach)
+		tw->line_ready[l] = 1;
+	tw->cur_before = before;
+	tw->cur_after = after;
+}
+
+/*
+ * The sources of the segments of line L (tw->has_line): ENTRY, then the
+ * probes ENTRY reaches without L, last node first; of them only those in
+ * w->trace_src when it is set.  How many.
+ */
+static int trace_sources(struct work *w, const struct probeset *ps)
+{
+	struct trace_work *tw = w->tw;
+	int s;
+
+	tw->nsrc = 0;
+	for (s = w->n; s >= 0; s--)
+		if ((s == w->n || ((ps->flags[s] & PS_PROBE) && tw->cur_before[s])) &&
+		    (!w->trace_src || w->trace_src[s]))
+			tw->src[tw->nsrc++] = s;
+	return tw->nsrc;
+}
+
+/* OR the WORDS words of B into A; whether A changed. */
+static int bits_or(uint64_t *a, const uint64_t *b, int words)
+{
+	uint64_t changed = 0;
+	int i;
+
+	for (i = 0; i < words; i++) {
+		changed |= b[i] & ~a[i];
+		a[i] |= b[i];
+	}
+	return changed != 0;
+}
+
+/*
+ * trace_walks() from every source at once: tw->from[state] gets the
+ * sources (bit i: tw->src[i]) with a probe-free walk to that state, and
+ * tw->end_by[2 * end + c] those with one that ends a segment at END in
+ * state c, by a worklist until nothing changes (each state's sources only
+ * grow).  The index of the first source, in tw->src's order, with a
+ * segment to an end that EXIT reaches without the line (tw->cur_after) in both
+ * states; -1 when there is none.
+ */
+static int trace_fixpoint(struct work *w, const struct probeset *ps)
+{
+	struct trace_work *tw = w->tw;
+	int words = tw->words, nst = 2 * w->nv, head = 0, tail = 0, count = 0, i, t;
+	uint64_t *from = tw->from, *end_by = tw->end_by;
+
+	memset(from, 0, nst * words * sizeof(uint64_t));
+	memset(end_by, 0, nst * words * sizeof(uint64_t));
+	memset(tw->queued, 0, nst);
+	for (i = 0; i < tw->nsrc; i++) {
+		int st = 2 * tw->src[i];
+
+		from[st * words + i / 64] |= (uint64_t)1 << (i % 64);
+		tw->queued[st] = 1;
+		tw->queue[tail++] = st;
+		count++;
+	}
+	/* the queue is circular: a state is in it at most once */
+	while (count) {
+		int st = tw->queue[head], u = st >> 1, c = st & 1;
+
+		head = (head + 1) % nst;
+		count--;
+		tw->queued[st] = 0;
+		for (i = w->succ.start[u]; i <= w->succ.start[u + 1]; i++) {
+			int x = i < w->succ.start[u + 1] ? w->succ.list[i] : trace_extra(w, u);
+			int next;
+
+			tw->work += words;
+			if (x < 0)
+				continue;
+			if (trace_ends(w, ps, x))
+				bits_or(end_by + (2 * x + c) * words, from + st * words, words);
+			if (x < w->n && (ps->flags[x] & PS_PROBE))
+				continue;	/* EXIT goes on: the next call */
+			next = 2 * x + (c | (x < w->n && tw->has_line[x]));
+			if (bits_or(from + next * words, from + st * words, words) &&
+			    !tw->queued[next]) {
+				tw->queued[next] = 1;
+				tw->queue[tail] = next;
+				tail = (tail + 1) % nst;
+				count++;
+			}
+		}
+	}
+	for (i = 0; i < tw->nsrc; i++) {
+		uint64_t bit = (uint64_t)1 << (i % 64);
+
+		for (t = 0; t < w->nv; t++) {
+			const uint64_t *e = end_by + 2 * t * words + i / 64;
+
+			if (tw->cur_after[t] && (e[0] & bit) && (e[words] & bit))
+				return i;
+		}
+	}
+	return -1;
+}
+
+/*
+ * The segment of trace_walks(SRC) that shows line L (tw->has_line)
+ * hidden, as the witness: the first end, in node order, reached in both
+ * states that reaches EXIT without L; -1 when there is none.
+ */
+static int trace_hidden_from(struct work *w, const struct probeset *ps, int src)
+{
+	struct trace_work *tw = w->tw;
+	int t;
+
+	trace_walks(w, ps, src);
+	for (t = 0; t < w->nv; t++)
+		if (tw->ends[t] == 3 && tw->cur_after[t])
+			return trace_witness(w, ps, t);
+	return -1;
+}
+
+/*
+ * hidden() of the trace model: a node of L on a segment that may or may
+ * not run L.  trace_fixpoint() finds the first source of such a segment;
+ * trace_walks() from it alone gives the witness, the one the search from
+ * each source in turn (w->trace_each) gives.
+ */
 static int hidden_trace(struct work *w, const struct probeset *ps, int l)
 {
 	const struct adj *ln = &w->line_nodes;
 	struct trace_work *tw = trace_scratch(w);
-	int i, s, t;
+	int i, first;
 
 	memset(tw->has_line, 0, w->nv);
 	for (i = ln->start[l]; i < ln->start[l + 1]; i++)
 		tw->has_line[ln->list[i]] = 1;
-	trace_reach(w, &w->succ, w->n, tw->has_line, tw->before);
-	trace_reach(w, &w->pred, w->n + 1, tw->has_line, tw->after);
-	for (s = w->n; s >= 0; s--) {	/* ENTRY, then the probes */
-		if (s < w->n && (!(ps->flags[s] & PS_PROBE) || !tw->before[s]))
-			continue;
-		trace_walks(w, ps, s);
-		for (t = 0; t < w->nv; t++)
-			if (tw->ends[t] == 3 && tw->after[t])
-				return trace_witness(w, ps, t);
+	trace_line_reach(w, l);
+	trace_sources(w, ps);
+	if (w->trace_each) {
+		for (i = 0; i < tw->nsrc; i++) {
+			int ran = trace_hidden_from(w, ps, tw->src[i]);
+
+			if (ran >= 0)
+				return ran;
+		}
+		return -1;
 	}
-	return -1;
+	first = trace_fixpoint(w, ps);
+	return first < 0 ? -1 : trace_hidden_from(w, ps, tw->src[first]);
 }
 
 /*
@@ -781,6 +963,84 @@ static void place_needed(struct work *w, struct probeset *ps)
 	free(blocked);
 }
 
+/*
+ * Mark in OUT (bit BIT) what the vertices already marked reach over A (BACK:
+ * the predecessors) and the virtual edges, not entering a probe; with
+ * ENDS, mark the probes (and EXIT) met too, without going on from them.
+ */
+static void trace_spread(struct work *w, const struct probeset *ps, const struct adj *a,
+			 unsigned char *out, unsigned char bit, int ends)
+{
+	int head = 0, tail = 0, i, v;
+
+	for (v = 0; v < w->nv; v++)
+		if (out[v] & bit)
+			w->queue[tail++] = v;
+	while (head < tail) {
+		v = w->queue[head++];
+		for (i = a->start[v]; i <= a->start[v + 1]; i++) {
+			int u = i < a->start[v + 1] ? a->list[i] : trace_extra(w, v);
+			int probe = u >= 0 && u < w->n && (ps->flags[u] & PS_PROBE);
+
+			w->tw->work++;
+			if (u < 0 || (out[u] & bit) || (probe && !ends))
+				continue;
+			out[u] |= bit;
+			if (!probe)
+				w->queue[tail++] = u;
+		}
+	}
+}
+
+/*
+ * Whether dropping probe P (no longer in flags) hid a line, when nothing
+ * was hidden with it.  A line newly hidden needs a new segment s -> t,
+ * so one through P: s reaches P and P reaches t.  The line is then on a
+ * walk from s that reaches t; only the lines of such nodes are asked,
+ * and only about the segments from such an s (w->trace_src).
+ */
+static int trace_breaks(struct work *w, const struct probeset *ps, int p,
+			unsigned char *blocked)
+{
+	/* bits: 1 reaches P (s), 2 reached from s, 4 reached from P (t), 8 reaches t */
+	unsigned char *m = (unsigned char *)ps_alloc(w->nv, 1), *src;
+	int v, i, ret = 0;
+
+	m[p] = 1;
+	trace_spread(w, ps, &w->pred, m, 1, 1);
+	for (v = 0; v < w->nv; v++)
+		if ((m[v] & 1) && (v == w->n || (v < w->n && (ps->flags[v] & PS_PROBE))))
+			m[v] |= 2;
+	trace_spread(w, ps, &w->succ, m, 2, 0);
+	m[p] |= 4;
+	trace_spread(w, ps, &w->succ, m, 4, 1);
+	for (v = 0; v < w->nv; v++)
+		if ((m[v] & 4) && (v == w->n + 1 || (v < w->n && (ps->flags[v] & PS_PROBE))))
+			m[v] |= 8;
+	trace_spread(w, ps, &w->pred, m, 8, 0);
+	src = (unsigned char *)ps_alloc(w->nv, 1);
+	for (v = 0; v < w->nv; v++)	/* of them trace_sources() takes ENTRY and probes */
+		src[v] = m[v] & 1;
+	w->trace_src = src;
+	w->lmark++;
+	for (v = 0; v < w->n && !ret; v++) {
+		if ((m[v] & (2 | 8)) != (2 | 8) || (ps->flags[v] & PS_PROBE))
+			continue;
+		for (i = w->node_lines.start[v]; i < w->node_lines.start[v + 1] && !ret; i++) {
+			int l = w->node_lines.list[i];
+
+			if (w->lstamp[l] == w->lmark)
+				continue;
+			w->lstamp[l] = w->lmark;
+			ret = hidden(w, ps, l, blocked) >= 0;
+		}
+	}
+	w->trace_src = NULL;
+	free(src);
+	free(m);
+	return ret;
+}
+
 /* Whether a line of some node P implies (P itself included) has become hidden. */
 static int breaks(struct work *w, const struct probeset *ps, int p,
 		  unsigned char *blocked)
@@ -788,11 +1048,8 @@ static int breaks(struct work *w, const struct probeset *ps, int p,
 	int *todo, n = 0, i, j, ret = 0;
 	unsigned char *seen;
 
-	if (w->trace) {		/* a hit orders its neighbours' segments: all lines */
-		for (i = 0; i < w->nlines && !ret; i++)
-			ret = hidden(w, ps, i, blocked) >= 0;
-		return ret;
-	}
+	if (w->trace)		/* a hit orders its neighbours' segments */
+		return trace_breaks(w, ps, p, blocked);
 	todo = (int *)ps_alloc(w->nv, sizeof(int));
 	seen = (unsigned char *)ps_alloc(w->nv, 1);
 	todo[n++] = p;
@@ -1194,7 +1451,8 @@ static int exact_min(struct work *w, struct probeset *ps, int count)
 /*
  * The trace model's drops and search ask every line for every probe:
  * functions of more than PS_TRACE_MAX_NODES nodes keep the set model's set
- * (exact for traces too), but for PS_EXACT.
+ * (exact for traces too), but for PS_EXACT; what the set model proved is
+ * no bound for traces, so ps->bound is 0 there.
  */
 #define PS_TRACE_MAX_NODES	40
 
@@ -1203,8 +1461,10 @@ static int trace_min(struct work *w, struct probeset *ps, enum probeset_mode mod
 {
 	int v;
 
-	if (w->n > PS_TRACE_MAX_NODES && mode != PS_EXACT)
+	if (w->n > PS_TRACE_MAX_NODES && mode != PS_EXACT) {
+		ps->bound = 0;
 		return count;
+	}
 	w->trace = 1;
 	trace_scratch(w);
 	if (mode != PS_EXACT) {
@@ -1253,7 +1513,7 @@ int probeset_place(struct probeset *ps, enum probeset_mode mode, int check)
 	return count;
 }
 
-int probeset_hidden(struct probeset *ps)
+static int hidden_lines(struct probeset *ps, int trace_each)
 {
 	struct work w = { 0 };
 	unsigned char *blocked;
@@ -1262,12 +1522,23 @@ int probeset_hidden(struct probeset *ps)
 	work_init(&w, ps);
 	relations(&w, ps);
 	w.trace = ps->observe == PS_OBSERVE_TRACE;
+	w.trace_each = trace_each;
 	blocked = (unsigned char *)ps_alloc(w.nv, 1);
 	for (l = 0; l < w.nlines; l++)
 		n += hidden(&w, ps, l, blocked) >= 0;
 	free(blocked);
 	work_free(&w);
 	return n;
+}
+
+int probeset_hidden(struct probeset *ps)
+{
+	return hidden_lines(ps, 0);
+}
+
+int probeset_hidden_each(struct probeset *ps)
+{
+	return hidden_lines(ps, 1);
 }
 
 void probeset_infer(const struct probeset *ps, const unsigned char *hit,

@@ -95,6 +95,12 @@ int probeset_place(struct probeset *ps, enum probeset_mode mode, int check);
  */
 int probeset_hidden(struct probeset *ps);
 /*
+ * probeset_hidden() with the trace model's first check, one search per
+ * segment source instead of one fixpoint for all: the unit tests'
+ * reference for the fixpoint.
+ */
+int probeset_hidden_each(struct probeset *ps);
+/*
  * Infer: HIT[i] != 0 for nodes whose probe was hit; COVERED (n bytes) gets
  * 1 for every node a hit implies.  Uses idom/ipdom only, as the report does.
  */

@@ -417,12 +417,10 @@ static void trace_diamonds(int K)
 	set = probeset_place(ps, PS_MIN, 1);
 	ps->observe = PS_OBSERVE_TRACE;
 	trace = probeset_place(ps, PS_MIN, 1);
-	/* beyond 4 the trace model's work bound stops the drops early */
 	snprintf(what, sizeof(what), "%d diamonds: min keeps %d probes for a set, %d for a "
-		 "trace (%s; proven at least %d), nothing hidden", K, set, trace,
-		 K <= 4 ? "the entry and an arm each" : "fewer", ps->bound);
-	ok(set == 2 * K && (K <= 4 ? trace == K + 1 : trace < set) && ps->bound <= trace &&
-	   !probeset_hidden(ps), what);
+		 "trace (the entry and an arm each; proven at least %d), nothing hidden",
+		 K, set, trace, ps->bound);
+	ok(set == 2 * K && trace == K + 1 && ps->bound <= trace && !probeset_hidden(ps), what);
 	probeset_free(ps);
 }
 
@@ -549,6 +547,71 @@ static void test_trace_random(void)
 	}
 }
 
+/*
+ * Edges of a long function: each node to one of the next three, or back,
+ * or (near the end) to EXIT.
+ */
+static void local_edges(struct probeset *ps)
+{
+	int i, k, n = ps->n;
+
+	probeset_edge(ps, PS_ENTRY, 0);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 1 + rnd(2); k++) {
+			int to = rnd(8) ? i + 1 + rnd(3) : rnd(i + 1);
+
+			probeset_edge(ps, i, to < n ? to : PS_EXIT);
+		}
+}
+
+/*
+ * The trace model's check (one fixpoint over the sources of every segment)
+ * against its reference (one search per source) on random graphs with
+ * random probes: the same lines hidden.  Long functions of 150 to 249
+ * nodes, most probed and lines only in their first eighth, have segments
+ * hiding a line only from sources past the first 64 (the fixpoint's
+ * second and later words of bits: ENTRY, then the probes last node first).
+ */
+static void test_trace_fixpoint(void)
+{
+	int graphs = 0, same = 0, some_hidden = 0, wide = 0, g;
+	char what[240];
+
+	for (g = 0; g < 600; g++) {
+		int large = g >= 400, n = large ? 150 + rnd(100) : 2 + rnd(MAXN - 2), i, k;
+		int probes = 0, fast, each;
+		struct probeset *ps = probeset_new(n);
+
+		for (i = 0; i < n; i++) {
+			int lines = !large || i < n / 8;
+
+			ps->flags[i] = PS_PROBEABLE | (lines && rnd(5) ? PS_LINES : 0);
+			if (large ? rnd(4) : rnd(2)) {
+				ps->flags[i] |= PS_PROBE;
+				probes++;
+			}
+			for (k = 0; (ps->flags[i] & PS_LINES) && k < 1 + rnd(2); k++)
+				probeset_line(ps, i, rnd(n / 2 + 1));
+		}
+		if (large)
+			local_edges(ps);
+		else
+			random_edges(ps);
+		ps->observe = PS_OBSERVE_TRACE;
+		fast = probeset_hidden(ps);
+		each = probeset_hidden_each(ps);
+		graphs++;
+		same += fast == each;
+		some_hidden += fast > 0;
+		wide += probes > 64;
+		probeset_free(ps);
+	}
+	snprintf(what, sizeof(what), "trace model, the fixpoint check against one search per "
+		 "source: %d of %d random graphs the same lines hidden (%d with some hidden, "
+		 "%d with more than 64 probes)", same, graphs, some_hidden, wide);
+	ok(same == graphs && some_hidden > graphs / 4 && wide > 100, what);
+}
+
 /* The trace model's min against brute force on small random graphs. */
 static void test_trace_brute_force(void)
 {
@@ -583,6 +646,7 @@ int main(void)
 	test_random();
 	test_brute_force();
 	test_trace_diamonds();
+	test_trace_fixpoint();
 	test_trace_random();
 	test_trace_brute_force();
 	printf("1..%d\n", tests);
