@@ -993,6 +993,27 @@ static void trace_spread(struct work *w, const struct probeset *ps, const struct
 }
 
 /*
+ * Whether a line of node V not yet asked since w->lmark was last raised
+ * is hidden; each line is asked once per mark.
+ */
+static int node_lines_hidden(struct work *w, const struct probeset *ps, int v,
+			     unsigned char *blocked)
+{
+	int i;
+
+	for (i = w->node_lines.start[v]; i < w->node_lines.start[v + 1]; i++) {
+		int l = w->node_lines.list[i];
+
+		if (w->lstamp[l] == w->lmark)
+			continue;
+		w->lstamp[l] = w->lmark;
+		if (hidden(w, ps, l, blocked) >= 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Whether dropping probe P (no longer in flags) hid a line, when nothing
  * was hidden with it.  A line newly hidden needs a new segment s -> t,
  * so one through P: s reaches P and P reaches t.  The line is then on a
@@ -1004,7 +1025,7 @@ static int trace_breaks(struct work *w, const struct probeset *ps, int p,
 {
 	/* bits: 1 reaches P (s), 2 reached from s, 4 reached from P (t), 8 reaches t */
 	unsigned char *m = (unsigned char *)ps_alloc(w->nv, 1), *src;
-	int v, i, ret = 0;
+	int v, ret = 0;
 
 	m[p] = 1;
 	trace_spread(w, ps, &w->pred, m, 1, 1);
@@ -1023,18 +1044,9 @@ static int trace_breaks(struct work *w, const struct probeset *ps, int p,
 		src[v] = m[v] & 1;
 	w->trace_src = src;
 	w->lmark++;
-	for (v = 0; v < w->n && !ret; v++) {
-		if ((m[v] & (2 | 8)) != (2 | 8) || (ps->flags[v] & PS_PROBE))
-			continue;
-		for (i = w->node_lines.start[v]; i < w->node_lines.start[v + 1] && !ret; i++) {
-			int l = w->node_lines.list[i];
-
-			if (w->lstamp[l] == w->lmark)
-				continue;
-			w->lstamp[l] = w->lmark;
-			ret = hidden(w, ps, l, blocked) >= 0;
-		}
-	}
+	for (v = 0; v < w->n && !ret; v++)
+		if ((m[v] & (2 | 8)) == (2 | 8) && !(ps->flags[v] & PS_PROBE))
+			ret = node_lines_hidden(w, ps, v, blocked);
 	w->trace_src = NULL;
 	free(src);
 	free(m);
@@ -1064,16 +1076,8 @@ static int breaks(struct work *w, const struct probeset *ps, int p,
 	for (i = 0; i < n && !ret; i++) {
 		int v = todo[i];
 
-		if (v >= w->n)
-			continue;
-		for (j = w->node_lines.start[v]; j < w->node_lines.start[v + 1] && !ret; j++) {
-			int l = w->node_lines.list[j];
-
-			if (w->lstamp[l] == w->lmark)
-				continue;
-			w->lstamp[l] = w->lmark;
-			ret = hidden(w, ps, l, blocked) >= 0;
-		}
+		if (v < w->n)
+			ret = node_lines_hidden(w, ps, v, blocked);
 	}
 	free(todo);
 	free(seen);
