@@ -634,6 +634,12 @@ static int trace_ends(const struct work *w, const struct probeset *ps, int v)
 	return v == w->n + 1 || (v < w->n && (ps->flags[v] & PS_PROBE));
 }
 
+/* Whether V starts a segment: a probe, or ENTRY (where the trace may start). */
+static int trace_starts(const struct work *w, const struct probeset *ps, int v)
+{
+	return v == w->n || (v < w->n && (ps->flags[v] & PS_PROBE));
+}
+
 /*
  * The segments from SRC (a probe, or ENTRY): every probe-free walk, in
  * state c = whether it ran the line.  tw->ends gets, per end, the states
@@ -737,7 +743,7 @@ static int trace_sources(struct work *w, const struct probeset *ps)
 
 	tw->nsrc = 0;
 	for (s = w->n; s >= 0; s--)
-		if ((s == w->n || ((ps->flags[s] & PS_PROBE) && tw->cur_before[s])) &&
+		if (trace_starts(w, ps, s) && (s == w->n || tw->cur_before[s]) &&
 		    (!w->trace_src || w->trace_src[s]))
 			tw->src[tw->nsrc++] = s;
 	return tw->nsrc;
@@ -1030,13 +1036,13 @@ static int trace_breaks(struct work *w, const struct probeset *ps, int p,
 	m[p] = 1;
 	trace_spread(w, ps, &w->pred, m, 1, 1);
 	for (v = 0; v < w->nv; v++)
-		if ((m[v] & 1) && (v == w->n || (v < w->n && (ps->flags[v] & PS_PROBE))))
+		if ((m[v] & 1) && trace_starts(w, ps, v))
 			m[v] |= 2;
 	trace_spread(w, ps, &w->succ, m, 2, 0);
 	m[p] |= 4;
 	trace_spread(w, ps, &w->succ, m, 4, 1);
 	for (v = 0; v < w->nv; v++)
-		if ((m[v] & 4) && (v == w->n + 1 || (v < w->n && (ps->flags[v] & PS_PROBE))))
+		if ((m[v] & 4) && trace_ends(w, ps, v))
 			m[v] |= 8;
 	trace_spread(w, ps, &w->pred, m, 8, 0);
 	src = (unsigned char *)ps_alloc(w->nv, 1);
@@ -1453,8 +1459,9 @@ static int exact_min(struct work *w, struct probeset *ps, int count)
  * gets what that proved.  Returns the probes kept.
  */
 /*
- * The trace model's drops and search ask every line for every probe:
- * functions of more than PS_TRACE_MAX_NODES nodes keep the set model's set
+ * The trace model's drops and exact search cost far more than the set
+ * model's (each check follows every segment of a line): functions of
+ * more than PS_TRACE_MAX_NODES nodes keep the set model's set
  * (exact for traces too), but for PS_EXACT; what the set model proved is
  * no bound for traces, so ps->bound is 0 there.
  */
