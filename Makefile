@@ -81,13 +81,14 @@ PLUGIN_OBJS	:= $(PLUGIN_SRCS:%.c=$(BUILD)/%.o)
 HEADERS		:= $(wildcard *.h passes/*.h compat/*.h config/*.h)
 
 # kplug-report is built from tools/report/ (main.c and the folders cmd/,
-# input/, output/, core/; input/probeset.c is the plugin's
-# passes/probeset.c) and the JSON escaper it shares with the plugin;
+# input/, output/, core/; input/probeset.c and probeset-segs.c are the
+# plugin's passes/probeset.c and probeset-segs.c) and the JSON escaper it shares with the plugin;
 # -pthread: its reader runs a parsing thread.
 REPORT_SRCS	:= $(sort $(wildcard tools/report/*.c tools/report/*/*.c)) config/kplug-json.c
 REPORT_HDRS	:= $(wildcard tools/report/*.h tools/report/*/*.h) config/kplug-json.h \
 		   config/sancov-map-format.h config/cyc-record-format.h \
-		   passes/probeset.c passes/probeset.h
+		   passes/probeset.c passes/probeset.h passes/probeset-segs.c \
+		   passes/probeset-segs.h
 TOOLS		:= $(patsubst tools/%.c,tools/%,$(wildcard tools/*.c)) tools/kplug-report
 
 .PHONY: man install-tools deb print-deps torture-full FORCE all plugin tools install uninstall deps ensure-deps check check-quick check-kernel check-icecc clean prereqs example torture fuzz

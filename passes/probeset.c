@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "passes/probeset.h"
+#include "passes/probeset-segs.h"
 
 static void *ps_alloc(size_t n, size_t size)
 {
@@ -120,7 +121,6 @@ struct work {
 	struct witness *wit;	/* the exact search's, or NULL */
 	int trace;		/* hidden() asks the trace model */
 	int trace_each;		/* ... by one search per source (the tests' reference) */
-	const unsigned char *trace_src;	/* nv, or NULL: only these may start a segment */
 	struct trace_work *tw;	/* its scratch, made on first use */
 };
 
@@ -733,8 +733,7 @@ static void trace_line_reach(struct work *w, int l)
 
 /*
  * The sources of the segments of line L (tw->has_line): ENTRY, then the
- * probes ENTRY reaches without L, last node first; of them only those in
- * w->trace_src when it is set.  How many.
+ * probes ENTRY reaches without L, last node first.  How many.
  */
 static int trace_sources(struct work *w, const struct probeset *ps)
 {
@@ -743,8 +742,7 @@ static int trace_sources(struct work *w, const struct probeset *ps)
 
 	tw->nsrc = 0;
 	for (s = w->n; s >= 0; s--)
-		if (trace_starts(w, ps, s) && (s == w->n || tw->cur_before[s]) &&
-		    (!w->trace_src || w->trace_src[s]))
+		if (trace_starts(w, ps, s) && (s == w->n || tw->cur_before[s]))
 			tw->src[tw->nsrc++] = s;
 	return tw->nsrc;
 }
@@ -970,35 +968,6 @@ static void place_needed(struct work *w, struct probeset *ps)
 }
 
 /*
- * Mark in OUT (bit BIT) what the vertices already marked reach over A (BACK:
- * the predecessors) and the virtual edges, not entering a probe; with
- * ENDS, mark the probes (and EXIT) met too, without going on from them.
- */
-static void trace_spread(struct work *w, const struct probeset *ps, const struct adj *a,
-			 unsigned char *out, unsigned char bit, int ends)
-{
-	int head = 0, tail = 0, i, v;
-
-	for (v = 0; v < w->nv; v++)
-		if (out[v] & bit)
-			w->queue[tail++] = v;
-	while (head < tail) {
-		v = w->queue[head++];
-		for (i = a->start[v]; i <= a->start[v + 1]; i++) {
-			int u = i < a->start[v + 1] ? a->list[i] : trace_extra(w, v);
-			int probe = u >= 0 && u < w->n && (ps->flags[u] & PS_PROBE);
-
-			w->tw->work++;
-			if (u < 0 || (out[u] & bit) || (probe && !ends))
-				continue;
-			out[u] |= bit;
-			if (!probe)
-				w->queue[tail++] = u;
-		}
-	}
-}
-
-/*
  * Whether a line of node V not yet asked since w->lmark was last raised
  * is hidden; each line is asked once per mark.
  */
@@ -1019,57 +988,13 @@ static int node_lines_hidden(struct work *w, const struct probeset *ps, int v,
 	return 0;
 }
 
-/*
- * Whether dropping probe P (no longer in flags) hid a line, when nothing
- * was hidden with it.  A line newly hidden needs a new segment s -> t,
- * so one through P: s reaches P and P reaches t.  The line is then on a
- * walk from s that reaches t; only the lines of such nodes are asked,
- * and only about the segments from such an s (w->trace_src).
- */
-static int trace_breaks(struct work *w, const struct probeset *ps, int p,
-			unsigned char *blocked)
-{
-	/* bits: 1 reaches P (s), 2 reached from s, 4 reached from P (t), 8 reaches t */
-	unsigned char *m = (unsigned char *)ps_alloc(w->nv, 1), *src;
-	int v, ret = 0;
-
-	m[p] = 1;
-	trace_spread(w, ps, &w->pred, m, 1, 1);
-	for (v = 0; v < w->nv; v++)
-		if ((m[v] & 1) && trace_starts(w, ps, v))
-			m[v] |= 2;
-	trace_spread(w, ps, &w->succ, m, 2, 0);
-	m[p] |= 4;
-	trace_spread(w, ps, &w->succ, m, 4, 1);
-	for (v = 0; v < w->nv; v++)
-		if ((m[v] & 4) && trace_ends(w, ps, v))
-			m[v] |= 8;
-	trace_spread(w, ps, &w->pred, m, 8, 0);
-	src = (unsigned char *)ps_alloc(w->nv, 1);
-	for (v = 0; v < w->nv; v++)	/* of them trace_sources() takes ENTRY and probes */
-		src[v] = m[v] & 1;
-	w->trace_src = src;
-	w->lmark++;
-	for (v = 0; v < w->n && !ret; v++)
-		if ((m[v] & (2 | 8)) == (2 | 8) && !(ps->flags[v] & PS_PROBE))
-			ret = node_lines_hidden(w, ps, v, blocked);
-	w->trace_src = NULL;
-	free(src);
-	free(m);
-	return ret;
-}
-
 /* Whether a line of some node P implies (P itself included) has become hidden. */
 static int breaks(struct work *w, const struct probeset *ps, int p,
 		  unsigned char *blocked)
 {
-	int *todo, n = 0, i, j, ret = 0;
-	unsigned char *seen;
+	int *todo = (int *)ps_alloc(w->nv, sizeof(int)), n = 0, i, j, ret = 0;
+	unsigned char *seen = (unsigned char *)ps_alloc(w->nv, 1);
 
-	if (w->trace)		/* a hit orders its neighbours' segments */
-		return trace_breaks(w, ps, p, blocked);
-	todo = (int *)ps_alloc(w->nv, sizeof(int));
-	seen = (unsigned char *)ps_alloc(w->nv, 1);
 	todo[n++] = p;
 	seen[p] = 1;
 	for (i = 0; i < n; i++)
@@ -1097,11 +1022,6 @@ static int breaks(struct work *w, const struct probeset *ps, int p,
  * and probe).
  */
 #define PS_DROP_MAX_NODES	2000
-/*
- * The trace model's drops check every line: they stop after this many
- * edges looked at (each drop kept is checked, so the set stays exact).
- */
-#define PS_TRACE_DROP_WORK	25000L
 
 static void drop_redundant(struct work *w, struct probeset *ps, int last_first)
 {
@@ -1111,8 +1031,6 @@ static void drop_redundant(struct work *w, struct probeset *ps, int last_first)
 	if (w->n > PS_DROP_MAX_NODES)
 		goto out;
 	for (k = 0; k < w->n; k++) {
-		if (w->trace && w->tw && w->tw->work > PS_TRACE_DROP_WORK)
-			break;
 		v = last_first ? w->n - 1 - k : k;
 		if (!(ps->flags[v] & PS_PROBE) || (ps->flags[v] & PS_KEEP))
 			continue;
@@ -1167,11 +1085,11 @@ static int try_from_all(struct work *w, struct probeset *ps, int count)
 #define PS_EXACT_MAX_NODES	400
 #define PS_EXACT_WORK		8000000L
 /*
- * The trace model's search and drops look at every line for every probe:
- * they get far less, so that cc1's work stays within 1 % of an unpruned
- * compile (bench/prune.sh's target).
+ * The trace model's exact search checks a candidate line by line
+ * (hidden_trace()): it runs in small functions only (PS_TRACE_MAX_NODES),
+ * within this much work.
  */
-#define PS_TRACE_EXACT_WORK	25000L
+#define PS_TRACE_EXACT_WORK	100000L
 
 struct cover {
 	int n, size;		/* constraints, room */
@@ -1188,6 +1106,7 @@ struct cover {
 	int *best, nbest;	/* look for fewer than nbest */
 	long work;		/* elements looked at */
 	long limit;		/* the work it may do */
+	int lower;		/* cover_parts(): what it proved no set can go below */
 };
 
 static void cover_add(struct cover *c, const int *set, int n)
@@ -1373,6 +1292,222 @@ static void cover_free(struct cover *c, struct witness *wit)
 	free(c->best);
 }
 
+/* ---- the constraints in independent parts ---- */
+
+static int uf_find(int *parent, int x)
+{
+	while (parent[x] != x)
+		x = parent[x] = parent[parent[x]];
+	return x;
+}
+
+/* Constraint K of C into SUB. */
+static void cover_copy_one(const struct cover *c, struct cover *sub, int k)
+{
+	cover_add(sub, c->el + c->start[k], c->start[k + 1] - c->start[k]);
+}
+
+/*
+ * The constraints of a part as bitsets, for cover_reduce(): per
+ * constraint its nodes, per node its constraints.
+ */
+struct reduce {
+	int m, nn, cw, nw;	/* constraints, nodes; words per bitset of each */
+	uint64_t *els;		/* m x nw */
+	uint64_t *cons;		/* nv x cw */
+	int *nodes;		/* the part's nodes */
+	unsigned char *gone, *node_gone;
+};
+
+/*
+ * Whether I goes for J, where J's set B is within I's set A (of two
+ * equal sets, the later goes).
+ */
+static int goes_for(const uint64_t *a, const uint64_t *b, int words, int i, int j)
+{
+	int w, equal = 1;
+
+	for (w = 0; w < words; w++) {
+		if (b[w] & ~a[w])
+			return 0;
+		equal &= a[w] == b[w];
+	}
+	return !equal || i > j;
+}
+
+/* A constraint that holds every node of another goes: meeting that one meets it. */
+static int reduce_constraints(struct reduce *r, long *work)
+{
+	int i, j, k, changed = 0;
+
+	for (i = 0; i < r->m; i++)
+		for (j = 0; j < r->m && !r->gone[i]; j++) {
+			if (i == j || r->gone[j])
+				continue;
+			*work += r->nw;
+			if (!goes_for(r->els + (long)i * r->nw, r->els + (long)j * r->nw, r->nw, i, j))
+				continue;
+			r->gone[i] = 1;
+			changed = 1;
+			for (k = 0; k < r->nn; k++)
+				r->cons[(long)r->nodes[k] * r->cw + i / 64] &= ~((uint64_t)1 << (i % 64));
+		}
+	return changed;
+}
+
+/* A node whose constraints another node is in too goes: that one serves instead. */
+static int reduce_nodes(struct reduce *r, long *work)
+{
+	int x, y, k, changed = 0;
+
+	for (x = 0; x < r->nn; x++)
+		for (y = 0; y < r->nn && !r->node_gone[r->nodes[x]]; y++) {
+			int i = r->nodes[x], j = r->nodes[y];
+
+			if (i == j || r->node_gone[j])
+				continue;
+			*work += r->cw;
+			if (!goes_for(r->cons + (long)j * r->cw, r->cons + (long)i * r->cw, r->cw, i, j))
+				continue;
+			r->node_gone[i] = 1;
+			changed = 1;
+			for (k = 0; k < r->m; k++)
+				r->els[(long)k * r->nw + i / 64] &= ~((uint64_t)1 << (i % 64));
+		}
+	return changed;
+}
+
+/*
+ * Reduce SUB to a smaller problem with the same fewest nodes:
+ * reduce_constraints() and reduce_nodes() until neither applies.
+ */
+static void cover_reduce(struct cover *sub, int nv)
+{
+	struct reduce r = {
+		.m = sub->n,
+		.cw = (sub->n + 63) / 64,
+		.nw = (nv + 63) / 64,
+	};
+	struct cover out = { 0 };
+	int *set = (int *)ps_alloc(nv, sizeof(int)), i, k;
+	unsigned char *seen = (unsigned char *)ps_alloc(nv, 1);
+
+	r.els = (uint64_t *)ps_alloc((long)r.m * r.nw, sizeof(uint64_t));
+	r.cons = (uint64_t *)ps_alloc((long)nv * r.cw, sizeof(uint64_t));
+	r.nodes = (int *)ps_alloc(nv, sizeof(int));
+	r.gone = (unsigned char *)ps_alloc(r.m, 1);
+	r.node_gone = (unsigned char *)ps_alloc(nv, 1);
+	for (k = 0; k < r.m; k++)
+		for (i = sub->start[k]; i < sub->start[k + 1]; i++) {
+			int v = sub->el[i];
+
+			if (!seen[v]) {
+				seen[v] = 1;
+				r.nodes[r.nn++] = v;
+			}
+			r.els[(long)k * r.nw + v / 64] |= (uint64_t)1 << (v % 64);
+			r.cons[(long)v * r.cw + k / 64] |= (uint64_t)1 << (k % 64);
+		}
+	while (reduce_constraints(&r, &sub->work) | reduce_nodes(&r, &sub->work))
+		;
+	for (k = 0; k < r.m; k++) {
+		int n = 0;
+
+		if (r.gone[k])
+			continue;
+		for (i = sub->start[k]; i < sub->start[k + 1]; i++)
+			if (!r.node_gone[sub->el[i]])
+				set[n++] = sub->el[i];
+		cover_add(&out, set, n);
+	}
+	free(sub->start);
+	free(sub->el);
+	sub->n = out.n;
+	sub->size = out.size;
+	sub->start = out.start;
+	sub->nel = out.nel;
+	sub->el_size = out.el_size;
+	sub->el = out.el;
+	free(r.els);
+	free(r.cons);
+	free(r.nodes);
+	free(r.gone);
+	free(r.node_gone);
+	free(set);
+	free(seen);
+}
+
+/*
+ * cover_search() part by part: the unmet constraints split where they
+ * share no node, and the smallest set meeting them all is the union of
+ * each part's smallest.  c->best and c->nbest get that union with the
+ * nodes already in (when it has fewer than COUNT; else nbest = COUNT);
+ * c->lower what is proven: the parts searched to the end count their
+ * smallest, the others cover_bound()'s.
+ */
+static void cover_parts(struct cover *c, int nv, int count)
+{
+	int *parent = (int *)ps_alloc(nv, sizeof(int));
+	int *comp_of = (int *)ps_alloc(c->n ? c->n : 1, sizeof(int));
+	unsigned char *done = (unsigned char *)ps_alloc(nv, 1);
+	struct cover sub = { 0 };
+	struct witness unused = { 0 };
+	int k, i, v, total = c->ncur, lower = c->ncur;
+
+	for (v = 0; v < nv; v++)
+		parent[v] = v;
+	for (k = 0; k < c->n; k++) {
+		comp_of[k] = -1;
+		if (cover_open(c, k) < 0)
+			continue;	/* met by the nodes already in */
+		comp_of[k] = uf_find(parent, c->el[c->start[k]]);
+		for (i = c->start[k] + 1; i < c->start[k + 1]; i++) {
+			int a = uf_find(parent, c->el[i]), b = uf_find(parent, comp_of[k]);
+
+			if (a != b)
+				parent[a] = b;
+		}
+	}
+	cover_init(&sub, &unused, nv);
+	memcpy(c->best, c->cur, c->ncur * sizeof(int));
+	for (k = 0; k < c->n; k++) {
+		int root, nel = 0, bound;
+
+		if (comp_of[k] < 0 || done[root = uf_find(parent, comp_of[k])])
+			continue;
+		done[root] = 1;
+		sub.n = sub.nel = 0;
+		for (i = k; i < c->n; i++)
+			if (comp_of[i] >= 0 && uf_find(parent, comp_of[i]) == root)
+				cover_copy_one(c, &sub, i);
+		for (i = 0; i < sub.nel; i++)
+			if (!sub.mark[sub.el[i]]) {
+				sub.mark[sub.el[i]] = 1;
+				sub.best[nel++] = sub.el[i];	/* every node: a set that meets all */
+			}
+		memset(sub.mark, 0, nv);
+		sub.nbest = nel;
+		sub.work = c->work;
+		sub.limit = c->limit;
+		cover_reduce(&sub, nv);
+		cover_order(&sub);
+		bound = cover_bound(&sub, nv);
+		sub.ncur = 0;
+		if (bound < sub.nbest)
+			cover_search(&sub, nv);
+		c->work = sub.work;
+		lower += bound >= sub.nbest || sub.work <= sub.limit ? sub.nbest : bound;
+		memcpy(c->best + total, sub.best, sub.nbest * sizeof(int));
+		total += sub.nbest;
+	}
+	c->nbest = total < count ? total : count;
+	c->lower = lower;
+	cover_free(&sub, &unused);
+	free(parent);
+	free(comp_of);
+	free(done);
+}
+
 /*
  * Candidates, the smallest meeting the constraints first, until one leaves
  * nothing hidden (it is in flags then: returns 1), or until no set has
@@ -1389,9 +1524,7 @@ static int cover_solve(struct work *w, struct probeset *ps, struct cover *c,
 			ret = 1;
 			break;
 		}
-		c->nbest = count;
-		cover_order(c);
-		cover_search(c, w->nv);
+		cover_parts(c, w->nv, count);
 		if (c->work > c->limit || c->nbest >= count) {
 			ret = c->work > c->limit ? -1 : 0;
 			break;
@@ -1440,51 +1573,199 @@ static int exact_min(struct work *w, struct probeset *ps, int count)
 		memcpy(ps->flags, keep, w->n);
 	}
 	ps->bound = count;
-	if (found < 0) {	/* what the constraints so far prove */
-		memset(c.in, 0, w->nv);
-		memset(c.out, 0, w->nv);
-		for (v = 0; v < kept; v++)
-			c.in[c.cur[v]] = 1;
-		ps->bound = kept + cover_bound(&c, w->nv);
-	}
+	if (found < 0)		/* what the constraints so far prove */
+		ps->bound = c.lower;
 	cover_free(&c, &wit);
 	free(keep);
 	return count;
 }
 
+/* ---- the trace model's search: drops decided on the segments ---- */
+
+/*
+ * The search's work (seg_graph_work(): set elements looked at) per node
+ * and 64-bit word of lines, after the first drops: cc1's work grows with
+ * a function's size, and so may this (bench/prune.sh: cc1's work within
+ * 1 % of an unpruned compile).  At most PS_TRACE_ROUNDS rounds.
+ */
+#define PS_TRACE_WORK_PER_NODE	1000L
+#define PS_TRACE_ROUNDS		16
+/* Probes a round adds before it drops again. */
+#define PS_TRACE_KICK		3
+/*
+ * The exact search of the trace model checks a candidate line by line
+ * (hidden_trace()): only in functions of at most PS_TRACE_MAX_NODES
+ * nodes, within PS_TRACE_EXACT_WORK.
+ */
+#define PS_TRACE_MAX_NODES	12
+
+/* A deterministic generator: the same function gets the same probes. */
+static unsigned int trace_rand(uint64_t *state, unsigned int n)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return (unsigned int)((*state >> 32) % n);
+}
+
+static struct seg_graph *trace_seg_graph(struct work *w)
+{
+	struct seg_adj succ = { w->succ.start, w->succ.list };
+	struct seg_adj pred = { w->pred.start, w->pred.list };
+	struct seg_adj lines = { w->node_lines.start, w->node_lines.list };
+
+	return seg_graph_new(w->n, succ, pred, w->nlines, lines);
+}
+
+/* The search's state: a probe set and its segments. */
+struct trace_set {
+	unsigned char *probe;	/* n */
+	struct segs *sg;
+	int count;
+};
+
+/*
+ * Drop from T, in ORDER (N nodes), every probe that can go: one the
+ * segments show no line needs.
+ */
+static void trace_drops(const struct probeset *ps, struct trace_set *t, const int *order,
+			int n)
+{
+	int k;
+
+	for (k = 0; k < n; k++) {
+		int v = order[k];
+
+		if (t->probe[v] && !(ps->flags[v] & PS_KEEP) && segs_drop(t->sg, v)) {
+			t->probe[v] = 0;
+			t->count--;
+		}
+	}
+}
+
+static void trace_shuffle(int *order, int n, uint64_t *state)
+{
+	int k;
+
+	for (k = n - 1; k > 0; k--) {
+		int j = trace_rand(state, k + 1), x = order[k];
+
+		order[k] = order[j];
+		order[j] = x;
+	}
+}
+
+/*
+ * One round of the local search from BEST: a few more probes at random,
+ * then drops, in a random order, of them and the probes they border (no
+ * other probe can have become one to drop: more probes never hide a
+ * line, fewer never show one).  Kept in BEST when it has no more probes.
+ */
+static void trace_round(struct work *w, const struct probeset *ps, struct trace_set *best,
+			int *order, int *cand, unsigned char *mark, uint64_t *state)
+{
+	struct trace_set t = { 0 };
+	int kicked[PS_TRACE_KICK], nkick = 0, nfree = 0, n = 0, k, i;
+
+	for (k = 0; k < w->n; k++)
+		if (w->live[k] && (ps->flags[k] & PS_PROBEABLE) && !best->probe[k])
+			order[nfree++] = k;
+	if (!nfree)
+		return;
+	t.probe = (unsigned char *)ps_alloc(w->n, 1);
+	memcpy(t.probe, best->probe, w->n);
+	t.sg = segs_copy(best->sg);
+	t.count = best->count;
+	while (nkick < PS_TRACE_KICK && nfree) {
+		int j = trace_rand(state, nfree), x = order[j];
+
+		order[j] = order[--nfree];
+		t.probe[x] = 1;
+		t.count++;
+		segs_add(t.sg, t.probe, x);
+		kicked[nkick++] = x;
+	}
+	for (k = 0; k < nkick; k++) {
+		cand[n++] = kicked[k];
+		n += segs_neighbours(t.sg, kicked[k], cand + n);
+	}
+	for (k = i = 0; k < n; k++)	/* once each */
+		if (!mark[cand[k]]) {
+			mark[cand[k]] = 1;
+			cand[i++] = cand[k];
+		}
+	n = i;
+	for (k = 0; k < n; k++)
+		mark[cand[k]] = 0;
+	trace_shuffle(cand, n, state);
+	trace_drops(ps, &t, cand, n);
+	if (t.count <= best->count) {	/* a tie moves on: another neighbourhood */
+		segs_free(best->sg);
+		free(best->probe);
+		*best = t;
+	} else {
+		segs_free(t.sg);
+		free(t.probe);
+	}
+}
+
+/*
+ * From a set exact for the trace model in flags: drops, last node first,
+ * then rounds of trace_round() while the work allows.  Every set kept
+ * leaves nothing hidden, each drop being checked.  Returns the probes.
+ */
+static int trace_search(struct work *w, struct probeset *ps, int rounds)
+{
+	struct seg_graph *g = trace_seg_graph(w);
+	struct trace_set best = { 0 };
+	int *order = (int *)ps_alloc(w->n, sizeof(int));
+	int *cand = (int *)ps_alloc(PS_TRACE_KICK * (2 * w->nv + 1), sizeof(int));
+	unsigned char *mark = (unsigned char *)ps_alloc(w->nv, 1);
+	uint64_t state = 0x9e3779b97f4a7c15ULL;
+	long limit;
+	int k, r;
+
+	best.probe = (unsigned char *)ps_alloc(w->n, 1);
+	for (k = 0; k < w->n; k++) {
+		best.probe[k] = !!(ps->flags[k] & PS_PROBE);
+		best.count += best.probe[k];
+		order[k] = w->n - 1 - k;
+	}
+	best.sg = segs_new(g, best.probe);
+	trace_drops(ps, &best, order, w->n);
+	limit = seg_graph_work(g) + PS_TRACE_WORK_PER_NODE * w->n * ((w->nlines + 63) / 64 + 1);
+	for (r = 0; r < rounds && seg_graph_work(g) < limit; r++)
+		trace_round(w, ps, &best, order, cand, mark, &state);
+	for (k = 0; k < w->n; k++)
+		ps->flags[k] = best.probe[k] ? ps->flags[k] | PS_PROBE : ps->flags[k] & ~PS_PROBE;
+	segs_free(best.sg);
+	free(best.probe);
+	seg_graph_free(g);
+	free(order);
+	free(cand);
+	free(mark);
+	return best.count;
+}
+
 /*
  * From a set exact for the set model (so for the trace model too), with
- * COUNT probes: drop what the order of the hits makes unnecessary, then
- * (min, exact) search for a smallest set of the trace model; ps->bound
- * gets what that proved.  Returns the probes kept.
+ * COUNT probes: trace_search() (Clang's rule given: its drops alone),
+ * then, min in small functions, the exact search for a smallest set of
+ * the trace model; ps->bound gets what that proved, else 0 (what the set
+ * model proved is no bound for traces).  PS_EXACT: the exact search
+ * alone.  Returns the probes kept.
  */
-/*
- * The trace model's drops and exact search cost far more than the set
- * model's (each check follows every segment of a line): functions of
- * more than PS_TRACE_MAX_NODES nodes keep the set model's set
- * (exact for traces too), but for PS_EXACT; what the set model proved is
- * no bound for traces, so ps->bound is 0 there.
- */
-#define PS_TRACE_MAX_NODES	40
-
 static int trace_min(struct work *w, struct probeset *ps, enum probeset_mode mode,
 		     int count)
 {
-	int v;
-
-	if (w->n > PS_TRACE_MAX_NODES && mode != PS_EXACT) {
-		ps->bound = 0;
+	ps->bound = 0;
+	if (mode != PS_EXACT && w->n > PS_DROP_MAX_NODES)
 		return count;
-	}
 	w->trace = 1;
-	trace_scratch(w);
-	if (mode != PS_EXACT) {
-		drop_redundant(w, ps, 1);
-		count = 0;
-		for (v = 0; v < w->n; v++)
-			count += !!(ps->flags[v] & PS_PROBE);
-	}
-	if ((mode == PS_MIN || mode == PS_EXACT) && w->n <= PS_EXACT_MAX_NODES)
+	if (mode != PS_EXACT)
+		count = trace_search(w, ps, mode == PS_MIN ? PS_TRACE_ROUNDS : 0);
+	if ((mode == PS_MIN && w->n <= PS_TRACE_MAX_NODES) ||
+	    (mode == PS_EXACT && w->n <= PS_EXACT_MAX_NODES))
 		count = exact_min(w, ps, count);
 	w->trace = 0;
 	return count;
@@ -1493,7 +1774,7 @@ static int trace_min(struct work *w, struct probeset *ps, enum probeset_mode mod
 int probeset_place(struct probeset *ps, enum probeset_mode mode, int check)
 {
 	struct work w = { 0 };
-	int v, count = 0;
+	int v, count = 0, trace;
 
 	ps->bound = 0;
 	work_init(&w, ps);
@@ -1514,9 +1795,14 @@ int probeset_place(struct probeset *ps, enum probeset_mode mode, int check)
 	}
 	for (v = 0; v < ps->n; v++)
 		count += !!(ps->flags[v] & PS_PROBE);
-	if (mode == PS_MIN && check && w.n <= PS_DROP_MAX_NODES)
+	/*
+	 * The trace model's min searches from any set exact for sets: the
+	 * set model's search for its own fewest would be spent for nothing.
+	 */
+	trace = ps->observe == PS_OBSERVE_TRACE && mode == PS_MIN;
+	if (mode == PS_MIN && check && w.n <= PS_DROP_MAX_NODES && !trace)
 		count = try_from_all(&w, ps, count);
-	if ((mode == PS_MIN || mode == PS_EXACT) && check && w.n <= PS_EXACT_MAX_NODES)
+	if ((mode == PS_MIN || mode == PS_EXACT) && check && w.n <= PS_EXACT_MAX_NODES && !trace)
 		count = exact_min(&w, ps, count);
 	if (ps->observe == PS_OBSERVE_TRACE && mode != PS_OFF && check)
 		count = trace_min(&w, ps, mode, count);
@@ -1550,6 +1836,27 @@ int probeset_hidden(struct probeset *ps)
 int probeset_hidden_each(struct probeset *ps)
 {
 	return hidden_lines(ps, 1);
+}
+
+int probeset_hidden_segs(struct probeset *ps)
+{
+	struct work w = { 0 };
+	struct seg_graph *g;
+	struct segs *sg;
+	unsigned char *probe = (unsigned char *)ps_alloc(ps->n, 1);
+	int v, n;
+
+	work_init(&w, ps);
+	for (v = 0; v < ps->n; v++)
+		probe[v] = !!(ps->flags[v] & PS_PROBE);
+	g = trace_seg_graph(&w);
+	sg = segs_new(g, probe);
+	n = segs_hidden(sg);
+	segs_free(sg);
+	seg_graph_free(g);
+	free(probe);
+	work_free(&w);
+	return n;
 }
 
 void probeset_infer(const struct probeset *ps, const unsigned char *hit,

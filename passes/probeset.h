@@ -101,6 +101,11 @@ int probeset_hidden(struct probeset *ps);
  */
 int probeset_hidden_each(struct probeset *ps);
 /*
+ * probeset_hidden() of the trace model from the segment relation the
+ * search drops probes on (probeset-segs.c): the unit tests compare.
+ */
+int probeset_hidden_segs(struct probeset *ps);
+/*
  * Infer: HIT[i] != 0 for nodes whose probe was hit; COVERED (n bytes) gets
  * 1 for every node a hit implies.  Uses idom/ipdom only, as the report does.
  */
