@@ -82,7 +82,8 @@ HEADERS		:= $(wildcard *.h passes/*.h compat/*.h config/*.h)
 
 # kplug-report is built from tools/report/ (main.c and the folders cmd/,
 # input/, output/, core/; input/probeset.c and probeset-segs.c are the
-# plugin's passes/probeset.c and probeset-segs.c) and the JSON escaper it shares with the plugin;
+# plugin's passes/ files of those names) and the JSON escaper it shares
+# with the plugin;
 # -pthread: its reader runs a parsing thread.
 REPORT_SRCS	:= $(sort $(wildcard tools/report/*.c tools/report/*/*.c)) config/kplug-json.c
 REPORT_HDRS	:= $(wildcard tools/report/*.h tools/report/*/*.h) config/kplug-json.h \
