@@ -680,6 +680,40 @@ static void test_trace_search(void)
 	ok(!hidden && !droppable && probes < set_probes, what);
 }
 
+/*
+ * What the exact search proves when it stops (its work used up: the trace
+ * model's limit is small) must stay a lower bound: never above the
+ * probes of a set that leaves nothing hidden, min's.
+ */
+static void test_trace_partial_bound(void)
+{
+	int graphs = 0, stopped = 0, above = 0, g;
+	char what[240];
+
+	for (g = 0; g < 60; g++) {
+		int n = 30 + rnd(30), i, k, m, e;
+		struct probeset *ps = probeset_new(n);
+
+		for (i = 0; i < n; i++) {
+			ps->flags[i] = PS_PROBEABLE | (rnd(5) ? PS_LINES : 0);
+			for (k = 0; (ps->flags[i] & PS_LINES) && k < 1 + rnd(2); k++)
+				probeset_line(ps, i, rnd(n / 2 + 1));
+		}
+		local_edges(ps);
+		ps->observe = PS_OBSERVE_TRACE;
+		m = probeset_place(ps, PS_MIN, 1);
+		e = probeset_place(ps, PS_EXACT, 1);
+		graphs++;
+		stopped += ps->bound < e;
+		above += ps->bound > m || ps->bound > e;
+		probeset_free(ps);
+	}
+	snprintf(what, sizeof(what), "trace model, the exact search's bound on %d random graphs "
+		 "of 30 to 59 nodes (%d where it stopped): above min's probes in %d",
+		 graphs, stopped, above);
+	ok(stopped > 10 && !above, what);
+}
+
 /* The trace model's min against brute force on small random graphs. */
 static void test_trace_brute_force(void)
 {
@@ -717,6 +751,7 @@ int main(void)
 	test_trace_fixpoint();
 	test_trace_random();
 	test_trace_search();
+	test_trace_partial_bound();
 	test_trace_brute_force();
 	printf("1..%d\n", tests);
 	return failed != 0;
