@@ -26,7 +26,10 @@
 # finds with far more work (KPLUG_BOUND_TRACE_WORK: the trace limits of
 # passes/probeset.c raised, and no node limit below the exact search's); the gap
 # in percent of the bound.  Exit 1 when the shipped min keeps fewer probes
-# than the bound in a function (the bound would be no bound).
+# than the bound in a function (the bound would be no bound).  Then the
+# trace model's min on the graph of kbuild's indirect cuts, where it does
+# not model recursion (KPLUG_BOUND_TRACE_ANY_CUTS): what a cheaper answer
+# to recursion than cutting every call would buy.
 # Usage: bench/prune-bound.sh [trace]   (KPLUG_BENCH_OBJS="a.o b.o" to pick objects)
 . "$(dirname "$0")/lib.sh"
 case ${1:-set} in
@@ -62,11 +65,12 @@ probes() { objdump -dr "$1" | grep -c 'R_X86_64_PLT32[[:space:]]*__sanitizer_cov
 
 # bound MODEL MODEL-ENV...: "probes bound functions proven" summed over
 # the units; per function "unit:function probes proven(0/1) bound" in
-# $W/fn-MODEL.  The plugin: $PLUGIN, else the patched one.
+# $W/fn-MODEL.  The plugin: $PLUGIN, else the patched one; the settings:
+# $BOUND_SETTINGS, else $SETTINGS.
 bound() {
-	local model=$1 o cmd d=$W/dump kcov=$KCOV
+	local model=$1 o cmd d=$W/dump settings=${BOUND_SETTINGS:-$SETTINGS} kcov
 	shift
-	[ -z "${PLUGIN:-}" ] || kcov="-fplugin=$PLUGIN $SETTINGS"
+	kcov="-fplugin=${PLUGIN:-$W/plugin/kplug.so} $settings"
 	for o in $BENCH_OBJS; do
 		cmd=$(bench_cmd "$o" "$objtree")
 		rm -rf "$d" && mkdir -p "$d"
@@ -116,6 +120,13 @@ if [ "$model_of" = trace ]; then
 		END { print w + 0 }' "$W/fn-bound" "$W/fn-shipped")
 	echo "functions where the shipped min is below the bound: $below"
 	[ "$below" = 0 ] || { echo "bench: a shipped set has fewer probes than the bound" >&2; exit 1; }
+	# What a cheaper answer to recursion would buy: the trace model on the
+	# graph of kbuild's indirect cuts (recursion not modelled there)
+	read -r pi _ ni _ < <(BOUND_SETTINGS="-fplugin-arg-kplug-enable=sancov \
+		-fplugin-arg-kplug-sancov-prune-session=kcov -fplugin-arg-kplug-sancov-prune-cuts=indirect" \
+		bound indirect KPLUG_BOUND_TRACE_ANY_CUTS=1) && [ "${ni:-0}" -gt 0 ] ||
+		{ echo "bench: indirect: no dump lines" >&2; exit 2; }
+	echo "trace model with kbuild's indirect cuts (recursion not modelled): min places $pi"
 	exit 0
 fi
 printf '%-8s %8s %8s %10s %8s %s\n' model probes bound bound/off proven functions
