@@ -35,6 +35,7 @@ struct seg_graph {
 	uint64_t *any, *all, *tmp;
 	unsigned char *reached, *queued;
 	int *queue, *touched;
+	int *sources;			/* segs_add()'s */
 };
 
 struct seg_end {
@@ -153,6 +154,7 @@ struct seg_graph *seg_graph_new(int n, struct seg_adj succ, struct seg_adj pred,
 	g->queued = (unsigned char *)segs_alloc(nv, 1);
 	g->queue = (int *)segs_alloc(nv, sizeof(int));
 	g->touched = (int *)segs_alloc(nv, sizeof(int));
+	g->sources = (int *)segs_alloc(nv, sizeof(int));
 	graph_cond(g, g->before, g->succ_start, g->succ_list, n);
 	graph_cond(g, g->after, g->pred_start, g->pred_list, n + 1);
 	return g;
@@ -176,6 +178,7 @@ void seg_graph_free(struct seg_graph *g)
 	free(g->queued);
 	free(g->queue);
 	free(g->touched);
+	free(g->sources);
 	free(g);
 }
 
@@ -421,7 +424,7 @@ static void pairs_from_clear(struct segs *sg, int s)
 void segs_add(struct segs *sg, const unsigned char *probe, int x)
 {
 	struct seg_graph *g = sg->g;
-	int head = 0, tail = 0, i, *src = g->touched, nsrc = 0;
+	int head = 0, tail = 0, i, *src = g->sources, nsrc = 0;
 
 	/* the sources with a walk through X: back from X to the probes and ENTRY */
 	g->queue[tail++] = x;
@@ -436,9 +439,9 @@ void segs_add(struct segs *sg, const unsigned char *probe, int x)
 			if (g->reached[u])
 				continue;
 			g->reached[u] = 1;
-			if (u == g->n || (u < g->n && probe[u] && u != x))
+			if (u == g->n || (u < g->n && probe[u]))
 				src[nsrc++] = u;
-			if (u != g->n + 1 && u < g->n && probe[u])
+			if (u < g->n && probe[u])
 				continue;	/* a probe starts the walks; ENTRY and EXIT pass */
 			g->queue[tail++] = u;
 		}
@@ -447,15 +450,11 @@ void segs_add(struct segs *sg, const unsigned char *probe, int x)
 		g->reached[g->queue[i]] = 0;
 	for (i = 0; i < nsrc; i++)
 		g->reached[src[i]] = 0;
-	/* segs_from() uses queue, reached and touched: the sources go to a list of their own */
-	src = (int *)segs_alloc(nsrc ? nsrc : 1, sizeof(int));
-	memcpy(src, g->touched, nsrc * sizeof(int));
 	for (i = 0; i < nsrc; i++) {
 		pairs_from_clear(sg, src[i]);
 		segs_from(sg, probe, src[i]);
 	}
 	segs_from(sg, probe, x);
-	free(src);
 }
 
 int segs_neighbours(const struct segs *sg, int p, int *out)
